@@ -1,0 +1,34 @@
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+
+.PHONY: run test test-all bench ingest-samples lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## make run: set up, ingest the sample reports and SOP, start the product on the embedded defaults
+run: $(STAMP)
+	$(VENV)/bin/aura ingest data/samples
+	$(VENV)/bin/aura sop ingest sop
+	$(VENV)/bin/aura status
+
+## make test: set up and run the test suite (slow tests with the 12 real reports included)
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+## make bench: benchmarks that print figures
+bench: $(STAMP)
+	$(VENV)/bin/aura bench ingest ../shared/data/bai-reports
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check app graph tests
+
+clean:
+	rm -rf var .pytest_cache

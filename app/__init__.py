@@ -1,0 +1,1 @@
+"""AURA: an audit assistant grounded in real audit reports."""
