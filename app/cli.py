@@ -1,0 +1,157 @@
+"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from app.settings import Settings
+
+app = typer.Typer(help="AURA: an audit assistant grounded in real audit reports.", no_args_is_help=True)
+sop_app = typer.Typer(help="Audit procedures and criteria (SOP) documents.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=True)
+app.add_typer(sop_app, name="sop")
+app.add_typer(bench_app, name="bench")
+
+out = Console()
+err = Console(stderr=True)
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+def _services():
+    from app.services import Services
+
+    return Services(Settings())
+
+
+def _emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or directories (PDF, HWP, HWPX, DOCX, TXT, MD).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest documents; 감사원 reports are split into findings. Same file again = no change."""
+    from app.ingest.pipeline import expand_paths
+
+    files = list(expand_paths(paths))
+    services = _services()
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=as_json,
+    ) as progress:
+        task = progress.add_task("ingest", total=len(files))
+
+        def tick(result) -> None:  # noqa: ANN001
+            progress.update(task, advance=1, description=f"{result.file[:40]} {result.status}")
+
+        summary = services.ingestor.ingest(files, on_file=tick)
+    services.close()
+    if as_json:
+        _emit_json(summary.as_dict())
+    else:
+        table = Table("file", "status", "findings", "chunks", "error")
+        for r in summary.results:
+            table.add_row(r.file, r.status, str(r.findings), str(r.chunks), r.error or "")
+        out.print(table)
+        out.print(
+            f"files {summary.files}, reports {summary.reports}, findings {summary.findings}, "
+            f"chunks {summary.chunks}, skipped {summary.skipped}, errors {len(summary.errors)}"
+        )
+    if summary.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def findings(
+    institution: Annotated[str | None, typer.Option(help="Part of the institution name.")] = None,
+    year: Annotated[int | None, typer.Option(help="Report year.")] = None,
+    disposition: Annotated[str | None, typer.Option(help="주의, 통보, 시정, 징계, 개선, ...")] = None,
+    report: Annotated[str | None, typer.Option(help="Report id.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000)] = 100,
+    as_json: JsonFlag = False,
+) -> None:
+    """List findings with filters."""
+    from app.db.queries import finding_summary, list_findings
+
+    services = _services()
+    with services.sessions() as session:
+        rows, total = list_findings(session, institution, year, disposition, report, limit)
+        items = [finding_summary(f) for f in rows]
+    if as_json:
+        _emit_json({"total": total, "findings": items})
+        return
+    table = Table("id", "title", "dispositions", "institution", "year")
+    for f in items:
+        table.add_row(f["id"], f["title"], ", ".join(f["dispositions"]), f["institution"] or "", str(f["year"] or ""))
+    out.print(table)
+    out.print(f"{len(items)} of {total} findings")
+
+
+@sop_app.command("ingest")
+def sop_ingest(directory: Annotated[Path, typer.Argument()] = Path("sop"), as_json: JsonFlag = False) -> None:
+    """Load SOP clause files (Markdown) into the database."""
+    from app.ingest.sop import ingest_sop_dir
+
+    counts = ingest_sop_dir(directory, _services().sessions)
+    _emit_json(counts) if as_json else out.print(f"SOP: {counts}")
+
+
+@app.command()
+def status(as_json: JsonFlag = False) -> None:
+    """Counts in SQL and Milvus, and whether both hold the same chunk ids per report."""
+    from app.db.queries import chunk_ids_by_report
+    from app.ingest.pipeline import stored_counts
+
+    services = _services()
+    with services.sessions() as session:
+        counts = stored_counts(session)
+        by_report = chunk_ids_by_report(session)
+    mismatched = [rid for rid, ids in by_report.items() if services.vectors.ids_for_report(rid) != ids]
+    counts.update(vectors=services.vectors.count(), consistent=not mismatched, mismatched_reports=mismatched)
+    services.close()
+    _emit_json(counts) if as_json else out.print(counts)
+
+
+@app.command()
+def reindex() -> None:
+    """Rebuild the Milvus vectors of every report from the chunks in SQL."""
+    from app.db.queries import report_ids
+
+    services = _services()
+    with services.sessions() as session:
+        ids = report_ids(session)
+    total = sum(services.ingestor.reindex_report(rid) for rid in ids)
+    services.close()
+    out.print(f"reindexed {total} chunks of {len(ids)} reports")
+
+
+@bench_app.command("ingest")
+def bench_ingest(
+    paths: Annotated[list[Path], typer.Argument()],
+    cached: Annotated[bool, typer.Option(help="Reuse the embedding cache (measures parsing + storage only).")] = False,
+) -> None:
+    """Ingest into a fresh temporary store and print pages/s and chunks/s as JSON lines."""
+    from app.bench import bench_ingest as run
+
+    for line in run(paths, cached=cached):
+        _emit_json(line)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""Relational storage: reports, findings, chunks and SOP clauses (SQLAlchemy 2.x typed ORM).
+
+Identifiers are strings derived from the source, so they survive re-ingestion:
+report ``jj20250925_091048``, finding ``jj20250925_091048-F02``, chunk = a hash of
+(report sha256, finding, section, ordinal). The same chunk ids key the Milvus vectors.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Report(Base):
+    """One ingested file: an audit report, or a generic document (kind='document')."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), default="audit_report")
+    source_file: Mapped[str] = mapped_column(String(512))
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    format: Mapped[str] = mapped_column(String(8))
+    title: Mapped[str] = mapped_column(String(512))
+    audit_type: Mapped[str | None] = mapped_column(String(64))
+    report_date: Mapped[str | None] = mapped_column(String(32))
+    year: Mapped[int | None] = mapped_column(Integer, index=True)
+    month: Mapped[int | None] = mapped_column(Integer)
+    institutions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    page_count: Mapped[int] = mapped_column(Integer)
+    ingested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    findings: Mapped[list[Finding]] = relationship(
+        back_populates="report", cascade="all, delete-orphan", order_by="Finding.number"
+    )
+    chunks: Mapped[list[Chunk]] = relationship(back_populates="report", cascade="all, delete-orphan")
+
+
+class Finding(Base):
+    """One 지적사항. Year, audit type and the primary institution are copied from the report and
+    the finding so that the SQL fast-track can answer from this table and its dispositions."""
+
+    __tablename__ = "findings"
+
+    id: Mapped[str] = mapped_column(String(160), primary_key=True)
+    report_id: Mapped[str] = mapped_column(ForeignKey("reports.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(512))
+    disposition: Mapped[str | None] = mapped_column(String(16), index=True)
+    """The first disposition; all of them are in finding_dispositions."""
+    institution: Mapped[str | None] = mapped_column(String(128), index=True)
+    """소관 기관, else the first 조치 기관."""
+    responsible_org: Mapped[str | None] = mapped_column(String(256))
+    action_orgs: Mapped[str | None] = mapped_column(String(512))
+    """조치 기관, comma-separated."""
+    year: Mapped[int | None] = mapped_column(Integer, index=True)
+    audit_type: Mapped[str | None] = mapped_column(String(64))
+    overview: Mapped[str] = mapped_column(Text, default="")
+    criteria: Mapped[str] = mapped_column(Text, default="")
+    problems: Mapped[str] = mapped_column(Text, default="")
+    opinion: Mapped[str] = mapped_column(Text, default="")
+    actions: Mapped[str] = mapped_column(Text, default="")
+    amount_krw: Mapped[int | None] = mapped_column(BigInteger)
+    """The largest money amount stated in the finding, in won."""
+    page_start: Mapped[int] = mapped_column(Integer)
+    page_end: Mapped[int] = mapped_column(Integer)
+
+    report: Mapped[Report] = relationship(back_populates="findings")
+    dispositions: Mapped[list[FindingDisposition]] = relationship(
+        cascade="all, delete-orphan", order_by="FindingDisposition.ordinal"
+    )
+
+    @property
+    def disposition_list(self) -> list[str]:
+        return [d.disposition for d in self.dispositions]
+
+
+class FindingDisposition(Base):
+    __tablename__ = "finding_dispositions"
+    __table_args__ = (UniqueConstraint("finding_id", "disposition"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    finding_id: Mapped[str] = mapped_column(ForeignKey("findings.id", ondelete="CASCADE"), index=True)
+    disposition: Mapped[str] = mapped_column(String(16), index=True)
+    ordinal: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Chunk(Base):
+    """A retrievable passage: part of one finding section or of a report-level section."""
+
+    __tablename__ = "chunks"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    report_id: Mapped[str] = mapped_column(ForeignKey("reports.id", ondelete="CASCADE"), index=True)
+    finding_id: Mapped[str | None] = mapped_column(ForeignKey("findings.id", ondelete="CASCADE"), index=True)
+    section: Mapped[str] = mapped_column(String(32))
+    ordinal: Mapped[int] = mapped_column(Integer)
+    page: Mapped[int] = mapped_column(Integer)
+    heading: Mapped[str] = mapped_column(String(1024), default="")
+    """Report title > finding > section: prepended to the text for embedding and BM25."""
+    text: Mapped[str] = mapped_column(Text)
+
+    report: Mapped[Report] = relationship(back_populates="chunks")
+
+    @property
+    def index_text(self) -> str:
+        return f"{self.heading}\n{self.text}" if self.heading else self.text
+
+
+class SopDocument(Base):
+    __tablename__ = "sop_documents"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    title: Mapped[str] = mapped_column(String(256))
+    source_file: Mapped[str] = mapped_column(String(512))
+    sha256: Mapped[str] = mapped_column(String(64))
+
+    clauses: Mapped[list[SopClause]] = relationship(
+        cascade="all, delete-orphan", order_by="SopClause.ordinal"
+    )
+
+
+class SopClause(Base):
+    __tablename__ = "sop_clauses"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    document_id: Mapped[str] = mapped_column(ForeignKey("sop_documents.id", ondelete="CASCADE"), index=True)
+    ordinal: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(256))
+    text: Mapped[str] = mapped_column(Text)
