@@ -65,7 +65,7 @@ class CachedEmbedder:
             return self.inner.embed_passages(texts)
         keys = [text_key(t) for t in texts]
         found = self._lookup(set(keys))
-        todo = [i for i, k in enumerate(keys) if k not in found]
+        todo = list({k: i for i, k in enumerate(keys) if k not in found}.values())
         if todo:
             vecs = self.inner.embed_passages([texts[i] for i in todo])
             fresh = {keys[i]: v for i, v in zip(todo, vecs, strict=True)}

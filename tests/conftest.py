@@ -1,0 +1,49 @@
+"""Shared fixtures. Real data lives beside the repo in ../shared/data (used by path)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("AURA_SHARED_DIR", ROOT.parent / "shared")) / "data"
+BAI_REPORTS = SHARED / "bai-reports"
+AUTORAG = SHARED / "autorag-ko"
+SAMPLES = ROOT / "data" / "samples"
+SOP_DIR = ROOT / "sop"
+
+# Passage vectors are cached by content hash across test runs (embedding the real reports
+# from scratch takes minutes on two cores). The cache only saves time: keys are
+# (model, sha1(text)), so a stale entry cannot change a result.
+EMBED_CACHE = Path(os.environ.get("AURA_TEST_EMBED_CACHE", Path.home() / ".cache" / "aura" / "test-embeddings.sqlite"))
+
+
+def require_shared() -> None:
+    if not BAI_REPORTS.is_dir():
+        pytest.fail(f"real data missing: {BAI_REPORTS} (clone the repo next to shared/)")
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """A fresh data dir per test, the shared passage-vector cache."""
+    return Settings(data_dir=tmp_path / "var", embedding_cache_path=EMBED_CACHE)
+
+
+@pytest.fixture
+def services(settings: Settings):
+    from app.services import Services
+
+    s = Services(settings)
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from app.embeddings.base import make_embedder
+
+    return make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
