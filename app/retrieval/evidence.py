@@ -1,0 +1,30 @@
+"""What every retriever returns: evidence a node can cite."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Evidence(BaseModel):
+    """One retrieved chunk with where it came from and how each retriever scored it."""
+
+    chunk_id: str
+    report_id: str
+    finding_id: str | None = None
+    section: str
+    page: int
+    text: str
+    heading: str = ""
+    """Report title > finding > section."""
+    report_title: str = ""
+    finding_title: str | None = None
+    dispositions: list[str] = Field(default_factory=list)
+    institutions: list[str] = Field(default_factory=list)
+    year: int | None = None
+    dense_rank: int | None = None
+    """1-based rank in the dense result list; None when dense search did not return it."""
+    dense_score: float | None = None
+    lexical_rank: int | None = None
+    lexical_score: float | None = None
+    score: float = 0.0
+    """The fused score used for the final order (higher is better)."""
