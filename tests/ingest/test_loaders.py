@@ -15,22 +15,15 @@ import olefile
 import pytest
 
 from app.ingest.loaders import LoadError, load_document, supported_suffixes
+from tests.conftest import BAI_REPORTS, require_shared
 
-REPORT_NAME = "jj20250925_091048.pdf"
-REPORT_CANDIDATES = (
-    Path(os.environ.get("AURA_SHARED_DIR", "/work/shared")) / "data/bai-reports" / REPORT_NAME,
-    Path("/work/shared/data/bai-reports") / REPORT_NAME,
-    Path(__file__).resolve().parents[3] / "shared/data/bai-reports" / REPORT_NAME,
-)
 HWP_PASSWORD_FLAG = 0x02
 HWP_DISTRIBUTION_FLAG = 0x04
 
 
 def _real_report() -> Path:
-    for candidate in REPORT_CANDIDATES:
-        if candidate.is_file():
-            return candidate
-    pytest.skip(f"{REPORT_NAME} is not available")
+    require_shared()
+    return BAI_REPORTS / "jj20250925_091048.pdf"
 
 
 def _hwpx_document():
