@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from app.eval.cli import eval_app
 from app.settings import Settings
 
 app = typer.Typer(help="AURA: an audit assistant grounded in real audit reports.", no_args_is_help=True)
@@ -20,6 +21,7 @@ sop_app = typer.Typer(help="Audit procedures and criteria (SOP) documents.", no_
 bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=True)
 app.add_typer(sop_app, name="sop")
 app.add_typer(bench_app, name="bench")
+app.add_typer(eval_app, name="eval")
 
 out = Console()
 err = Console(stderr=True)

@@ -1,0 +1,1 @@
+"""Evaluation harnesses: retrieval quality (``aura eval retrieval``) and routing accuracy."""
