@@ -181,7 +181,7 @@ def test_sample_hwpx_reopens():
 def test_sample_sources_match_generated_files():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("build_samples", SAMPLES / "build_samples.py")
+    spec = importlib.util.spec_from_file_location("build_samples", ROOT / "data" / "sample_sources" / "build_samples.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     errors = []

@@ -31,8 +31,8 @@ def cover_metadata(lines: list[Line]) -> dict[str, str]:
         rest = key.replace("감사보고서", "").replace("감사원", "")
         if re.fullmatch(r"[가-힣]{2,12}감사", rest):
             out.setdefault("audit_type", rest)
-        if "감사보고서" in key:
-            in_title = True
+        if re.fullmatch(r"(?:[가-힣]{2,12}감사)?감사보고서", key):  # the heading line itself, not a
+            in_title = True  # sentence that mentions 감사보고서 (e.g. a sample's fictional-data notice)
             continue
         if in_title and key and "date" not in out:
             title_parts.append(ln.text)

@@ -126,7 +126,7 @@ class Ingestor:
         self, paths: Iterable[str | Path], on_file: Callable[[FileResult], None] | None = None
     ) -> IngestSummary:
         summary = IngestSummary()
-        for path in paths:
+        for path in expand_paths(paths):
             result = self.ingest_file(path)
             summary.add(result)
             if on_file:
@@ -185,6 +185,7 @@ class Ingestor:
                     session.flush()
                 session.add(report)
                 session.add_all(findings)
+                session.flush()  # findings before chunks: chunks reference them (no ORM relationship)
                 session.add_all(chunks)
                 session.flush()
                 self.vectors.delete_report(report_id)

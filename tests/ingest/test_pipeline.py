@@ -157,5 +157,7 @@ def test_samples_ingest_as_audit_reports(services, sample):
     with services.sessions() as s:
         report = s.scalars(select(Report)).one()
         assert report.kind == "audit_report"
+        assert report.audit_type and not report.title.startswith(report.audit_type)
+        assert "가상" not in report.title  # the fictional-data notice is not taken for the title
         findings = s.scalars(select(Finding)).all()
         assert findings and all(f.disposition_list and f.actions for f in findings)

@@ -1,13 +1,13 @@
 """Build the fictional sample reports (DOCX and HWPX) from their text sources.
 
-Sources live in ``data/samples/src/*.txt``: one line per paragraph, pages
+Sources live in ``data/sample_sources/src/*.txt``: one line per paragraph, pages
 separated by form feeds (``\\f``). In the DOCX source, consecutive lines that
 start with ``|`` form a table (cells separated by ``|``).
 
 Usage (from the repository root)::
 
-    .venv/bin/python data/samples/build_samples.py          # build, then verify
-    .venv/bin/python data/samples/build_samples.py --check  # verify only
+    .venv/bin/python data/sample_sources/build_samples.py          # build, then verify
+    .venv/bin/python data/sample_sources/build_samples.py --check  # verify only
 
 Verification reopens every generated file with its library (python-docx,
 python-hwpx) and, for HWPX, also reads the section XML with zipfile, then
@@ -25,6 +25,7 @@ from xml.etree import ElementTree as ET
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
+OUT = HERE.parent / "samples"
 FICTION_MARK = "[가상 예시 자료 — 실제 감사보고서가 아님]"
 
 # source text -> output file
@@ -214,12 +215,12 @@ def main(argv: list[str] | None = None) -> int:
 
     errors: list[str] = []
     for src_name, out_name in TARGETS.items():
-        src, out = SRC / src_name, HERE / out_name
+        src, out = SRC / src_name, OUT / out_name
         if not args.check:
             (build_docx if out.suffix == ".docx" else build_hwpx)(src, out)
             print(f"built {out.relative_to(HERE.parent.parent)}")
         errors += verify(src, out)
-    numbered = HERE / "sample_numbered.txt"
+    numbered = OUT / "sample_numbered.txt"
     if FICTION_MARK not in numbered.read_text(encoding="utf-8")[:200]:
         errors.append("sample_numbered.txt: fiction marker missing")
     for err in errors:
