@@ -248,6 +248,7 @@ class Ingestor:
 
     def _chunk_rows(self, report_id: str, sha256: str, parsed: ParsedReport) -> list[Chunk]:
         chunks: list[Chunk] = []
+        next_ordinal: dict[tuple[int, str], int] = {}  # a finding may have several sections of a kind
 
         def add(section: ParsedSection, finding: ParsedFinding | None) -> None:
             number = finding.number if finding else 0
@@ -257,7 +258,9 @@ class Ingestor:
                 if finding.dispositions:
                     heading += f"({', '.join(finding.dispositions)})"
             heading += f" > {SECTION_LABELS.get(section.kind, section.kind)}"
-            for ordinal, text in enumerate(chunk_text(section.text, self.chunk_chars, self.chunk_overlap)):
+            for text in chunk_text(section.text, self.chunk_chars, self.chunk_overlap):
+                ordinal = next_ordinal.get((number, section.kind), 0)
+                next_ordinal[(number, section.kind)] = ordinal + 1
                 chunks.append(
                     Chunk(
                         id=chunk_id_for(sha256, number, section.kind, ordinal),

@@ -161,3 +161,16 @@ def test_samples_ingest_as_audit_reports(services, sample):
         assert "가상" not in report.title  # the fictional-data notice is not taken for the title
         findings = s.scalars(select(Finding)).all()
         assert findings and all(f.disposition_list and f.actions for f in findings)
+
+
+def test_repeated_section_kinds_get_distinct_chunk_ids(services):
+    from app.ingest.parsed import ParsedFinding, ParsedReport, ParsedSection
+
+    finding = ParsedFinding(
+        number=1, title="t", dispositions=["주의"],
+        sections=[ParsedSection("problems", "첫째 문제가 있었다.", 3), ParsedSection("problems", "둘째 문제가 있었다.", 4)],
+    )
+    parsed = ParsedReport("r", None, None, 2025, 1, [], [finding], [])
+    chunks = services.ingestor._chunk_rows("r", "sha", parsed)
+    assert len({c.id for c in chunks}) == len(chunks) == 2
+    assert [c.ordinal for c in chunks] == [0, 1]
