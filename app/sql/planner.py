@@ -1,0 +1,182 @@
+"""Offline text-to-SQL: four intent templates over findings, filtered by the selected fields.
+
+Intents, tried in this order (first match wins):
+
+- top-N    "통보가 가장 많은 기관 5곳", "상위 3개", "top 5 institutions": counts per dimension,
+           largest first, N rows (default 5, at most 50);
+- group-by "처분 종류별 건수", "기관별", "연도별", "유형별", "by disposition/institution/year":
+           finding counts per dimension;
+- count    "몇 건", "건수", "개수", "지적사항 수", "how many", "count": one number;
+- list     everything else ("목록", "보여줘", or no intent word at all): the matching findings
+           with their report title, newest first, at most 50.
+
+The filters come only from ``fields`` (select_fields has already read the question):
+institutions match findings.institution, responsible_org or action_orgs (LIKE, any of
+them); years bound findings.year; dispositions require a finding_dispositions row (EXISTS,
+so a finding with two dispositions is counted once); audit types match findings.audit_type
+(LIKE). Values are written as quoted literals (quotes doubled, LIKE wildcards escaped); the
+text of the question itself never reaches the SQL. The result still goes through
+validate_sql before it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from graph.schemas import FieldSelection, SqlQuery
+
+IntentKind = Literal["top", "group", "count", "list"]
+Dimension = Literal["institution", "disposition", "year", "audit_type"]
+
+_DIMENSION_SQL: dict[Dimension, str] = {
+    "institution": "f.institution",
+    "disposition": "d.disposition",
+    "year": "f.year",
+    "audit_type": "f.audit_type",
+}
+
+_TOP = re.compile(r"가장\s*많|최다|상위|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
+_TOP_N = re.compile(r"(?:\btop|상위)\s*(\d{1,3})|(\d{1,3})\s*(?:곳|개|위|군데|대)", re.IGNORECASE)
+_GROUP = re.compile(
+    r"(종류|처분|기관|연도|년도|유형)\s*별|\b(?:by|per)\s+(disposition|institution|agenc|organi|year|audit\s*type|type)",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(
+    r"몇\s*[건개]|건수|개수|총\s*몇|얼마나\s*많|(?<![가-힣])수(?:는|가|를)?(?![가-힣])|how\s+many|\bcount\b|number\s+of",
+    re.IGNORECASE,
+)
+_GROUP_WORDS: dict[str, Dimension] = {
+    "종류": "disposition", "처분": "disposition", "disposition": "disposition",
+    "기관": "institution", "institution": "institution", "agenc": "institution", "organi": "institution",
+    "연도": "year", "년도": "year", "year": "year",
+    "유형": "audit_type", "audit type": "audit_type", "audittype": "audit_type", "type": "audit_type",
+}
+_TOP_DIMENSIONS: tuple[tuple[re.Pattern[str], Dimension], ...] = (
+    (re.compile(r"기관|institution|agenc|organi", re.IGNORECASE), "institution"),
+    (re.compile(r"연도|년도|\byears?\b", re.IGNORECASE), "year"),
+    (re.compile(r"유형|audit\s*type", re.IGNORECASE), "audit_type"),
+    (re.compile(r"처분|종류|disposition", re.IGNORECASE), "disposition"),
+)
+
+DEFAULT_TOP_N = 5
+MAX_TOP_N = 50
+LIST_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class Intent:
+    kind: IntentKind
+    dimension: Dimension | None = None
+    n: int | None = None
+
+
+def detect_intent(question: str) -> Intent:
+    if _TOP.search(question):
+        m = _TOP_N.search(question)
+        n = int(m.group(1) or m.group(2)) if m else DEFAULT_TOP_N
+        dimension = next((d for rx, d in _TOP_DIMENSIONS if rx.search(question)), "institution")
+        return Intent("top", dimension, max(1, min(n, MAX_TOP_N)))
+    if m := _GROUP.search(question):
+        word = re.sub(r"\s+", " ", (m.group(1) or m.group(2)).lower())
+        return Intent("group", _GROUP_WORDS.get(word, _GROUP_WORDS.get(word.replace(" ", ""), "institution")))
+    if _COUNT.search(question):
+        return Intent("count")
+    return Intent("list")
+
+
+def quote(value: str) -> str:
+    """A SQLite string literal: control characters dropped, single quotes doubled."""
+    cleaned = "".join(ch for ch in str(value) if ch >= " " or ch == "\t")
+    return "'" + cleaned.replace("'", "''") + "'"
+
+
+def _like_any(columns: tuple[str, ...], values: list[str]) -> str:
+    terms = []
+    for value in values:
+        escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        suffix = " ESCAPE '\\'" if escaped != value else ""
+        pattern = quote(f"%{escaped}%")
+        terms.extend(f"{col} LIKE {pattern}{suffix}" for col in columns)
+    return "(" + " OR ".join(terms) + ")"
+
+
+class OfflineSqlPlanner:
+    """``plan(question, fields) -> SqlQuery`` from intent templates (no model)."""
+
+    def plan(self, question: str, fields: FieldSelection) -> SqlQuery:
+        intent = detect_intent(question)
+        join_dispositions = intent.dimension == "disposition"
+        where = self._where(fields, join_dispositions)
+        if intent.kind == "list":
+            sql = self._list(where)
+        elif intent.kind == "count":
+            sql = f"SELECT COUNT(*) AS finding_count FROM findings f{_where_sql(where)}"
+        else:
+            sql = self._grouped(intent, where)
+        return SqlQuery(reasoning=self._reasoning(intent, fields), sql=sql)
+
+    @staticmethod
+    def _where(fields: FieldSelection, join_dispositions: bool) -> list[str]:
+        where: list[str] = []
+        institutions = [i.strip() for i in fields.institutions if i and i.strip()]
+        if institutions:
+            where.append(_like_any(("f.institution", "f.responsible_org", "f.action_orgs"), institutions))
+        if fields.year_from is not None:
+            where.append(f"f.year >= {int(fields.year_from)}")
+        if fields.year_to is not None:
+            where.append(f"f.year <= {int(fields.year_to)}")
+        dispositions = [d.strip() for d in fields.dispositions if d and d.strip()]
+        if dispositions:
+            values = ", ".join(quote(d) for d in dispositions)
+            if join_dispositions:
+                where.append(f"d.disposition IN ({values})")
+            else:
+                where.append(
+                    "EXISTS (SELECT 1 FROM finding_dispositions fd WHERE fd.finding_id = f.id "
+                    f"AND fd.disposition IN ({values}))"
+                )
+        audit_types = [a.strip() for a in fields.audit_types if a and a.strip()]
+        if audit_types:
+            where.append(_like_any(("f.audit_type",), audit_types))
+        return where
+
+    @staticmethod
+    def _list(where: list[str]) -> str:
+        return (
+            "SELECT f.id, f.title, f.institution, f.year, f.disposition, f.audit_type, "
+            "r.title AS report_title FROM findings f JOIN reports r ON r.id = f.report_id"
+            f"{_where_sql(where)} ORDER BY f.year DESC, f.id LIMIT {LIST_LIMIT}"
+        )
+
+    @staticmethod
+    def _grouped(intent: Intent, where: list[str]) -> str:
+        assert intent.dimension is not None
+        column = _DIMENSION_SQL[intent.dimension]
+        source = "findings f"
+        if intent.dimension == "disposition":
+            source += " JOIN finding_dispositions d ON d.finding_id = f.id"
+        if intent.kind == "top":
+            where = [*where, f"{column} IS NOT NULL"]
+        order = f"{column}" if intent.kind == "group" and intent.dimension == "year" else f"finding_count DESC, {column}"
+        sql = (
+            f"SELECT {column} AS {intent.dimension}, COUNT(DISTINCT f.id) AS finding_count "
+            f"FROM {source}{_where_sql(where)} GROUP BY {column} ORDER BY {order}"
+        )
+        return sql + (f" LIMIT {intent.n}" if intent.kind == "top" else "")
+
+    @staticmethod
+    def _reasoning(intent: Intent, fields: FieldSelection) -> str:
+        what = {
+            "top": f"top {intent.n} by {intent.dimension}",
+            "group": f"finding counts by {intent.dimension}",
+            "count": "a count of findings",
+            "list": "a list of findings (no count, group or top-N wording)",
+        }[intent.kind]
+        named = [k for k, v in fields.model_dump(include={"institutions", "year_from", "year_to", "dispositions", "audit_types"}).items() if v]
+        return f"offline template: {what}; filters: {', '.join(named) or 'none'}"
+
+
+def _where_sql(where: list[str]) -> str:
+    return " WHERE " + " AND ".join(where) if where else ""
