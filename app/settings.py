@@ -35,6 +35,8 @@ class Settings(BaseSettings):
         None, description="SQLite file for the passage-vector cache; default <data_dir>/embeddings.sqlite."
     )
 
+    sop_dir: Path = Field(Path("sop"), description="SOP clause files and glossary.tsv.")
+
     chunk_chars: int = Field(700, ge=200, le=4000, description="Target chunk size in characters.")
     chunk_overlap: int = Field(100, ge=0, le=1000)
 
@@ -43,6 +45,13 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_timeout_s: float = 30.0
+    llm_max_retries: int = Field(2, ge=0, le=10, description="Client-side retries (with backoff) on connection errors, 429 and 5xx.")
+    llm_temperature: float | None = Field(0.0, ge=0.0, le=2.0, description="None: the server default (some reasoning models reject 0).")
+    llm_max_tokens: int = Field(2048, ge=64, le=32768, description="Output budget per call (ClovaX caps it at 4096).")
+    llm_max_concurrency: int = Field(4, ge=1, le=64, description="LLM calls in flight at once, across all sessions.")
+    llm_structured_output: Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"] = Field(
+        "auto", description="How decisions are asked for: auto = json_schema for openai, prompt (JSON in the reply) for clovax."
+    )
 
     @cached_property
     def resolved_database_url(self) -> str:

@@ -1,0 +1,248 @@
+"""Prompts for the LLM policies, as constants, and the helpers that format their inputs.
+
+Each system prompt names the JSON fields of the schema it expects (graph/schemas.py), reasoning
+first. System prompts are plain text (only ``SQL_SYSTEM`` takes ``{schema}``); user prompts are
+``str.format`` templates; passages are always shown as
+``[n] (report title > finding > section, p.X)`` followed by the text, numbered from 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from graph.ports import Turn
+from graph.state import Doc
+
+DISPOSITIONS = ("주의", "통보", "시정", "징계", "개선", "권고", "변상", "고발")
+SECTIONS = {
+    "criteria": "관계법령·판단기준",
+    "problems": "문제점",
+    "opinion": "감사의견",
+    "actions": "조치할 사항",
+    "overview": "개요",
+}
+REPORT_FIELDS = ("institution", "period", "findings", "criteria", "actions")
+RELAXABLE_FILTERS = ("institutions", "years", "dispositions", "sections")
+
+COMMON = (
+    "You assist Korean public-sector auditors (감사원 감사보고서, 지적사항, 처분요구). "
+    "Follow the output format exactly; write free text in the user's language (Korean if the user writes Korean)."
+)
+
+ROUTER_SYSTEM = (
+    COMMON
+    + """
+Classify the user's latest message and extract its search fields.
+Tracks:
+- chat: greetings, thanks, questions about this assistant, small talk; nothing to look up.
+- fast: a quick lookup or statistic over findings (count, list, top-N, which institution, how many). Set sql_intent=true when a count, list, group-by or top-N answers it.
+- deep: needs evidence from report passages: why/how, criteria and laws, comparisons, similar cases, what should be done.
+- report: asks to write or draft an audit report (감사보고서 초안, 보고서 작성).
+Return JSON with: reasoning (1-2 sentences), track, follow_up (refers to earlier results: '첫 번째', '그 기관', '더 자세히'), pivot (new institution, subject or period), sql_intent, ordinals (1-based item numbers, '두 번째 지적사항' -> [2]), institutions (as written), year_from, year_to (4-digit years or null; '2023년' -> both 2023), dispositions (only from: """
+    + ", ".join(DISPOSITIONS)
+    + """), search_query (the message as a standalone Korean search query: references to earlier turns resolved, filler words dropped)."""
+)
+
+ROUTER_USER = """Conversation summary: {summary}
+
+Recent turns:
+{history}
+
+Earlier results, numbered as the user saw them:
+{retained}
+
+Latest message: {question}"""
+
+GRADER_SYSTEM = (
+    COMMON
+    + """
+Grade EVERY numbered passage for the question, all in this one reply.
+A passage is relevant if it states facts, criteria, problems or actions that help answer the question (same institution, subject or rule); not merely shared words.
+Return JSON with: grades, a list with one item per passage: {reasoning (one short sentence), index (the passage number as shown), relevant (true/false), score (0.0-1.0)}."""
+)
+
+GRADER_USER = """Question: {question}
+
+Passages:
+{passages}"""
+
+REWRITE_SYSTEM = (
+    COMMON
+    + """
+The search found nothing useful. Write one better search query for Korean audit reports: use audit terms (e.g. 부당 집행, 관리 소홀, 계약 부적정), keep institution and subject, drop filler; do not repeat a query already tried.
+If a filter probably excluded the answer, name one to drop in relax_filter: """
+    + " | ".join(RELAXABLE_FILTERS)
+    + """, else null.
+Return JSON with: reasoning (what was missing), query, relax_filter."""
+)
+
+REWRITE_USER = """Question: {question}
+Current query: {query}
+Queries tried: {tried}
+Filters: {filters}"""
+
+ANALYST_SYSTEM = (
+    COMMON
+    + """
+You are an audit analyst. Answer ONLY from the numbered passages, SOP clauses and SQL rows below; add no facts, numbers, laws or names that are not there. If the evidence does not answer part of the question, say so in one sentence.
+Write one sentence per item. Each sentence that states a fact from a passage ends with its [n] marker(s) and lists the same numbers in citations; quote gives the exact words (copied verbatim, 5-40 characters or more) from the first cited passage that support the sentence. Sentences based only on SQL rows have no [n] and empty citations.
+Return JSON with: reasoning (how the evidence answers, not shown), sentences (list of {text, citations, quote}), follow_up_questions (0-3 short questions the user could ask next, in the user's language)."""
+)
+
+ANALYST_USER = """Recent turns:
+{history}
+
+Question: {question}
+
+Passages:
+{passages}
+
+SOP clauses:
+{sop}
+
+SQL rows:
+{sql}
+{feedback}"""
+
+ANALYST_FEEDBACK = """
+A checker found these sentences unsupported by their citations. Remove them or fix them from the passages:
+{feedback}"""
+
+VERIFIER_SYSTEM = (
+    COMMON
+    + """
+Check the numbered answer sentences against the numbered passages, in one reply:
+1. grounded: every sentence is supported by the passage(s) it cites (sentences without [n] must only restate SQL rows or say that evidence is missing).
+2. useful: the answer addresses what the question asks.
+List each unsupported sentence in unsupported, copied verbatim (the full text as given, without its number).
+Return JSON with: reasoning, grounded (true/false), useful (true/false), unsupported (list of sentences), confidence (0.0-1.0)."""
+)
+
+VERIFIER_USER = """Question: {question}
+
+Passages:
+{passages}
+
+Answer sentences:
+{sentences}"""
+
+SQL_SYSTEM = (
+    COMMON
+    + """
+Write ONE SQLite SELECT statement (no other statement, no comments) that answers the question over these tables:
+{schema}
+Use only the tables and columns above; match Korean names with LIKE '%...%'; add LIMIT 50 unless the question asks for a count or aggregate.
+Return JSON with: reasoning, sql."""
+)
+
+SQL_USER = """Question: {question}
+Extracted fields: {fields}"""
+
+REPORT_SYSTEM = (
+    COMMON
+    + """
+The user wants an audit report draft (감사보고서). Decide whether the conversation and evidence give enough to draft it. Needed: institution (대상 기관), period (감사 기간 or background), findings (at least one finding in the evidence), criteria (관계 법령·판단기준), actions (조치할 사항 / 처분 종류).
+Return JSON with: reasoning, ready (true only if nothing is missing), missing (a list from: """
+    + " | ".join(REPORT_FIELDS)
+    + """), institution (or null), period (or null)."""
+)
+
+REPORT_USER = """Recent turns:
+{history}
+
+Evidence:
+{passages}
+
+Latest message: {question}"""
+
+CHAT_SYSTEM = (
+    COMMON
+    + """
+You are AURA, an audit assistant that searches 감사원 audit reports, answers with cited evidence, counts and lists findings, and drafts audit reports. Reply briefly and politely (1-3 sentences). Do not state facts about audits or institutions here; suggest asking a concrete question instead."""
+)
+
+CHAT_USER = """Conversation summary: {summary}
+
+Recent turns:
+{history}
+
+Message: {question}"""
+
+SUMMARY_SYSTEM = (
+    COMMON
+    + """
+Update the running summary of the conversation with the turns below. At most five sentences: topics, institutions, years, findings discussed, open questions. Keep names and numbers exact; invent nothing.
+Return JSON with: summary."""
+)
+
+SUMMARY_USER = """Current summary: {summary}
+
+Turns:
+{turns}"""
+
+JSON_REPLY = """
+
+Reply with a single JSON object and nothing else (no code fences, no commentary). Its fields:
+{fields}"""
+
+NONE = "(none)"
+
+
+def format_passages(docs: Sequence[Doc], max_chars: int = 1200) -> str:
+    """``[n] (report title > finding > section, p.X)`` and the text, numbered from 1."""
+    if not docs:
+        return NONE
+    out = []
+    for n, d in enumerate(docs, start=1):
+        section = SECTIONS.get(d.get("section") or "", d.get("heading") or d.get("section") or "")
+        where = " > ".join(p for p in (d.get("report_title"), d.get("finding_title"), section) if p)
+        text = d.get("text") or ""
+        if len(text) > max_chars:
+            text = text[:max_chars] + " …"
+        out.append(f"[{n}] ({where}, p.{d.get('page')})\n{text}")
+    return "\n\n".join(out)
+
+
+def format_history(turns: Sequence[Turn], max_chars: int = 600) -> str:
+    if not turns:
+        return NONE
+    return "\n".join(f"User: {t.question}\nAURA: {_clip(t.answer, max_chars)}" for t in turns)
+
+
+def format_retained(docs: Sequence[Doc]) -> str:
+    """The distinct findings of the retained evidence, in the order the user saw them."""
+    seen: dict[str, str] = {}
+    for d in docs:
+        fid = d.get("finding_id")
+        if fid and fid not in seen:
+            seen[fid] = f"{d.get('finding_title') or fid} ({d.get('report_title')})"
+    return "\n".join(f"{i}. {title}" for i, title in enumerate(seen.values(), start=1)) or NONE
+
+
+def format_sop(sop: Sequence[dict[str, Any]], max_chars: int = 500) -> str:
+    if not sop:
+        return NONE
+    return "\n".join(
+        f"- [{c.get('id')}] {c.get('title')}: {_clip(str(c.get('text') or ''), max_chars)}"
+        for c in sop
+    )
+
+
+def format_sql(sql: dict[str, Any] | None, max_rows: int = 30) -> str:
+    if not sql:
+        return NONE
+    if sql.get("error"):
+        return f"(the query failed: {sql['error']})"
+    cols = sql.get("columns") or []
+    rows = sql.get("rows") or []
+    lines = [f"query: {sql.get('query')}", " | ".join(map(str, cols))]
+    lines += [" | ".join("" if v is None else str(v) for v in row) for row in rows[:max_rows]]
+    if len(rows) > max_rows:
+        lines.append(f"... {len(rows) - max_rows} more rows")
+    lines.append(f"row_count: {sql.get('row_count', len(rows))}")
+    return "\n".join(lines)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"
