@@ -100,6 +100,39 @@ def findings(
     out.print(f"{len(items)} of {total} findings")
 
 
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in Korean or English.")],
+    thread: Annotated[str | None, typer.Option("--thread", help="Continue this conversation (created if new).")] = None,
+    mode: Annotated[str, typer.Option(help="auto | chat | fast | deep | report")] = "auto",
+    as_json: JsonFlag = False,
+) -> None:
+    """Run one conversation turn through the audit graph."""
+    from app.agent.runner import Agent, BadRequest
+
+    services = _services()
+    try:
+        result = Agent(services).ask(question, thread, mode)
+    except BadRequest as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    finally:
+        services.close()
+    if as_json:
+        _emit_json(result)
+        return
+    out.print(f"[bold]track[/bold] {result['track']}   [dim]thread {result['thread_id']}[/dim]")
+    out.print(result["answer"])
+    if result["evidence"]:
+        out.print("\n[bold]근거[/bold]")
+        for e in result["evidence"]:
+            out.print(f"[{e['n']}] {e['report']} p.{e['page']} ({e['finding_id'] or e['section']})")
+    if result["sql"]:
+        out.print(f"\n[dim]SQL: {result['sql']['query']}[/dim]")
+    for step in result["steps"]:
+        out.print(f"[dim]· {step['node']} ({step['ms']} ms): {step['summary']}[/dim]")
+
+
 @sop_app.command("ingest")
 def sop_ingest(directory: Annotated[Path, typer.Argument()] = Path("sop"), as_json: JsonFlag = False) -> None:
     """Load SOP clause files (Markdown) into the database."""

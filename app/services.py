@@ -43,6 +43,45 @@ class Services:
         s = self.settings
         return Ingestor(self.sessions, self.embedder, self.vectors, s.chunk_chars, s.chunk_overlap)
 
+    @cached_property
+    def sql(self):  # noqa: ANN201 - app.sql.ReadOnlySql
+        from app.sql import ReadOnlySql
+
+        return ReadOnlySql(self.settings.resolved_database_url)
+
+    @cached_property
+    def glossary(self):  # noqa: ANN201 - app.policies.offline.rewriter.Glossary
+        from app.policies.offline.rewriter import Glossary
+
+        return Glossary.load(self.settings.sop_dir / "glossary.tsv")
+
+    def catalog(self):  # noqa: ANN201 - app.policies.offline.fields.Catalog
+        """Institution names in the store; rebuilt when the findings change."""
+        from sqlalchemy import func, select
+
+        from app.db.models import Finding, Report
+        from app.policies.offline.fields import Catalog
+
+        with self.sessions() as s:
+            version = (s.scalar(select(func.count()).select_from(Finding)), s.scalar(select(func.max(Report.ingested_at))))
+            cached = self.__dict__.get("_catalog")
+            if cached and cached[0] == version:
+                return cached[1]
+            names: set[str] = set()
+            for inst, resp, actions in s.execute(select(Finding.institution, Finding.responsible_org, Finding.action_orgs)):
+                names.update(n.strip() for n in [inst or "", *(resp or "").split(","), *(actions or "").split(",")])
+            for (insts,) in s.execute(select(Report.institutions)):
+                names.update(insts or [])
+        catalog = Catalog.build(n for n in names if n)
+        self.__dict__["_catalog"] = (version, catalog)
+        return catalog
+
+    @cached_property
+    def policies(self):  # noqa: ANN201 - graph.ports.Policies
+        from app.policies.offline import OfflinePolicies
+
+        return OfflinePolicies(self.embedder, self.catalog, self.glossary)
+
     def close(self) -> None:
         if "vectors" in self.__dict__:
             self.vectors.close()

@@ -148,12 +148,12 @@ class Ingestor:
             kind, parsed = parse_document(doc)
         except Exception as exc:  # a parser bug on one odd file must not stop the batch
             log.exception("parse failed for %s", path)
-            return FileResult(name, "error", report_id, error=f"could not parse the document: {exc}")
+            return FileResult(name, "error", report_id, error=f"could not parse the document: {_brief(exc)}")
         try:
             n_findings, n_chunks = self._write(report_id, kind, doc.sha256, doc.format, doc.path, len(doc.pages), parsed)
         except Exception as exc:
             log.exception("storing %s failed", path)
-            return FileResult(name, "error", report_id, error=f"could not store the document: {exc}")
+            return FileResult(name, "error", report_id, error=f"could not store the document: {_brief(exc)}")
         return FileResult(name, "replaced" if old is not None else "ingested", report_id, n_findings, n_chunks)
 
     def _write(
@@ -300,6 +300,12 @@ def chunk_metadata(report: Report, chunk: Chunk, finding: Finding | None) -> dic
         "dispositions": dispositions,
         "page": chunk.page,
     }
+
+
+def _brief(exc: BaseException) -> str:
+    """One line for the user (database errors carry whole statements and parameters)."""
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first[:200]}"
 
 
 def stored_counts(session: Session) -> dict[str, int]:

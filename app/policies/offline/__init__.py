@@ -1,0 +1,77 @@
+"""The offline policies: every decision by rules, lexical and embedding scores. Deterministic
+for a given store, no LLM; the default, and the fallback when an LLM fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.embeddings.base import Embedder
+from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
+from app.policies.offline.fields import Catalog, select_fields
+from app.policies.offline.rewriter import Glossary
+from app.policies.offline.router import OfflineRouter
+from graph.ports import Decided, Turn
+from graph.schemas import (
+    AnalystAnswer,
+    ConversationSummary,
+    FieldSelection,
+    GradeBatch,
+    QueryRewrite,
+    ReportReadiness,
+    RouteDecision,
+    SqlQuery,
+    Verification,
+)
+from graph.state import Doc
+
+
+def _offline(value: Any) -> Decided[Any]:
+    return Decided(value, "offline")
+
+
+class OfflinePolicies:
+    def __init__(self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary) -> None:
+        """``catalog`` is called per decision so newly ingested institutions are seen."""
+        from app.sql import OfflineSqlPlanner
+
+        self._catalog = catalog
+        self.glossary = glossary
+        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms())
+        self.sql_planner = OfflineSqlPlanner()
+
+    def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:
+        self.router.catalog = self._catalog()
+        return _offline(self.router.route(question, history, retained))
+
+    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+        retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
+        return _offline(select_fields(question, hints, retained_institutions, self._catalog()))
+
+    def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
+        return _offline(self.sql_planner.plan(question, fields))
+
+    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]:
+        return _offline(grader.grade(question, docs))
+
+    def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]:
+        return _offline(rewriter.rewrite(question, query, tried, filters, self.glossary))
+
+    def analyze(
+        self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
+    ) -> Decided[AnalystAnswer]:
+        if sql is not None and not docs:
+            return _offline(analyst.analyze_sql(question, sql))
+        return _offline(analyst.analyze_documents(question, docs, feedback))
+
+    def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
+        return _offline(verifier.verify(question, answer, docs))
+
+    def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:
+        return _offline(report.check(question, docs, self._catalog().find(question)))
+
+    def chat(self, question: str, history: list[Turn], summary: str) -> Decided[str]:
+        return _offline(chat.reply(question, history, summary))
+
+    def summarize(self, summary: str, turns: list[Turn]) -> Decided[ConversationSummary]:
+        return _offline(ConversationSummary(summary=chat.summarize(summary, turns)))

@@ -1,0 +1,135 @@
+"""Offline field selection: institutions (with aliases) from the catalog, years, dispositions,
+audit types and section hints, read straight off the question."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, SECTION_HINTS, squash
+from graph.schemas import FieldSelection
+
+# Common short names of central agencies (what auditors actually type).
+AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
+    "해양수산부": ("해수부",),
+    "문화체육관광부": ("문체부",),
+    "국토교통부": ("국토부",),
+    "과학기술정보통신부": ("과기정통부", "과기부"),
+    "행정안전부": ("행안부",),
+    "산업통상자원부": ("산업부", "산자부"),
+    "보건복지부": ("복지부",),
+    "기획재정부": ("기재부",),
+    "고용노동부": ("노동부", "고용부"),
+    "농림축산식품부": ("농식품부",),
+    "한국토지주택공사": ("LH", "토지주택공사"),
+    "국가정보자원관리원": ("국정자원",),
+}
+_REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
+                            r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
+_YEAR = re.compile(r"(20\d\d)\s*년?")
+_YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
+_RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
+
+
+@dataclass
+class Catalog:
+    """Institution names as stored, and the short forms that point at them."""
+
+    names: list[str] = field(default_factory=list)
+    aliases: dict[str, set[str]] = field(default_factory=dict)
+    """squashed surface form -> canonical names."""
+
+    @classmethod
+    def build(cls, names: Iterable[str]) -> Catalog:
+        cat = cls()
+        for name in sorted({n.strip() for n in names if n and n.strip()}):
+            cat.names.append(name)
+            forms = {name, _REGION_PREFIX.sub("", name)}
+            for full, shorts in AGENCY_ALIASES.items():
+                if full in name:
+                    forms.update(shorts)
+            for form in forms:
+                if len(squash(form)) >= 2:
+                    cat.aliases.setdefault(squash(form), set()).add(name)
+        return cat
+
+    def find(self, text: str) -> list[str]:
+        """Canonical names mentioned in text, longest surface forms first, no overlaps."""
+        flat = squash(text)
+        found: list[str] = []
+        taken: list[tuple[int, int]] = []
+        for form in sorted(self.aliases, key=len, reverse=True):
+            start = flat.find(form)
+            while start >= 0:
+                span = (start, start + len(form))
+                if not any(a < span[1] and span[0] < b for a, b in taken):
+                    taken.append(span)
+                    found.extend(n for n in sorted(self.aliases[form]) if n not in found)
+                    break
+                start = flat.find(form, start + 1)
+        return found
+
+
+def years(text: str, today: date | None = None) -> tuple[int | None, int | None]:
+    today = today or date.today()
+    if m := _YEAR_RANGE.search(text):
+        a, b = sorted((int(m.group(1)), int(m.group(2))))
+        return a, b
+    if m := _RECENT.search(text):
+        n = int(m.group(1) or m.group(2))
+        return today.year - n + 1, today.year
+    if "작년" in text or "지난해" in text or "last year" in text.lower():
+        return today.year - 1, today.year - 1
+    if "올해" in text or "금년" in text or "this year" in text.lower():
+        return today.year, today.year
+    found = [int(y) for y in _YEAR.findall(text)]
+    if found:
+        return min(found), max(found)
+    return None, None
+
+
+def dispositions(text: str) -> list[str]:
+    low = text.lower()
+    return [d for d, words in DISPOSITION_WORDS.items() if any(w.lower() in low for w in words)]
+
+
+def audit_types(text: str) -> list[str]:
+    flat = squash(text)
+    out = [t for t in AUDIT_TYPES if t in flat]
+    if not out and "정기감사" in flat:
+        out.append("기관정기감사")
+    return out
+
+
+def sections(text: str) -> list[str]:
+    low = text.lower()
+    return [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
+
+
+ANAPHORA = ("그 기관", "해당 기관", "같은 기관", "이 기관", "그기관", "that institution", "the same institution", "that agency")
+
+
+def select_fields(question: str, hints: dict, retained_institutions: list[str], catalog: Catalog) -> FieldSelection:
+    institutions = catalog.find(question) or list(hints.get("institutions") or [])
+    why = []
+    if not institutions and retained_institutions and any(a in question.lower() for a in ANAPHORA):
+        institutions = [Counter(retained_institutions).most_common(1)[0][0]]
+        why.append("'그 기관' resolved from the retained documents")
+    y0, y1 = years(question)
+    if y0 is None:
+        y0, y1 = hints.get("year_from"), hints.get("year_to")
+    fields = FieldSelection(
+        institutions=institutions,
+        year_from=y0,
+        year_to=y1,
+        audit_types=audit_types(question),
+        dispositions=dispositions(question) or list(hints.get("dispositions") or []),
+        sections=sections(question),
+        search_query=question,
+    )
+    named = [k for k, v in fields.model_dump(exclude={"reasoning", "search_query"}).items() if v]
+    fields.reasoning = "; ".join([f"from the question: {', '.join(named) or 'no filters'}", *why])
+    return fields

@@ -1,0 +1,73 @@
+"""Shared word lists and small text measures for the offline policies."""
+
+from __future__ import annotations
+
+import re
+
+from app.text.korean import morphemes
+
+DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {
+    "징계": ("징계", "문책", "disciplinary"),
+    "시정": ("시정", "correction", "corrective"),
+    "주의": ("주의", "caution", "warning"),
+    "통보": ("통보", "notification", "notice"),
+    "개선": ("개선요구", "개선 요구", "improvement"),
+    "권고": ("권고", "recommendation"),
+    "변상": ("변상", "indemnif", "compensation order"),
+    "고발": ("고발", "criminal complaint", "prosecution"),
+    "인사자료": ("인사자료",),
+}
+AUDIT_TYPES = ("기관정기감사", "성과감사", "특정사안감사", "국민제안감사", "공익감사", "재무감사")
+SECTION_HINTS: dict[str, tuple[str, ...]] = {
+    "actions": ("조치할 사항", "조치사항", "조치 사항", "처분", "요구사항", "action", "remed"),
+    "criteria": ("관계 법령", "관계법령", "판단기준", "판단 기준", "근거 법령", "법령", "규정", "criteria", "law", "regulation"),
+    "opinion": ("관계기관 의견", "기관 의견", "의견", "opinion", "response"),
+    "problems": ("문제점", "확인된 문제", "위반 내용", "problem", "what went wrong"),
+}
+# Question words that carry no topic: dropped from coverage measures.
+STOP_MORPHEMES = frozenset(
+    "분석 알리 보이 설명 정리 요약 무엇 뭐 어떻 어떤 관련 대하 대해 있 하 되 수 것 건 내용 사항 좀 주 해주 알 싶 "
+    "지적 감사 사례 자세히 자세하 what which how tell about more show explain please the a of in on for is are was".split()
+)
+ORDINAL_WORDS = {
+    "첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+}
+_ORDINAL = re.compile(
+    r"(\d{1,2})\s*(?:번째|번\s*(?:항목|지적|사례|건|finding)?|항목|\.\s*항목)"
+    r"|(첫|두|세|네|다섯)\s*(?:번째|째)|(첫째|둘째|셋째|넷째)"
+    r"|\b(first|second|third|fourth|fifth)\b|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b",
+    re.IGNORECASE,
+)
+
+
+def ordinals(text: str) -> list[int]:
+    out: list[int] = []
+    for m in _ORDINAL.finditer(text):
+        if m.group(1) or m.group(5):
+            n = int(m.group(1) or m.group(5))
+        else:
+            n = ORDINAL_WORDS[(m.group(2) or m.group(3) or m.group(4)).lower()]
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def squash(text: str) -> str:
+    """Text without whitespace, for matching names that PDFs split or join differently."""
+    return re.sub(r"\s+", "", text)
+
+
+def key_terms(text: str) -> set[str]:
+    """Content morphemes that carry the topic (question words and generic audit words dropped)."""
+    return {m for m in morphemes(text) if m not in STOP_MORPHEMES and (len(m) > 1 or m.isdigit())}
+
+
+def coverage(needles: set[str], haystack: set[str]) -> float:
+    return len(needles & haystack) / len(needles) if needles else 0.0
+
+
+def language(text: str) -> str:
+    hangul = sum("가" <= ch <= "힣" for ch in text)
+    latin = sum(ch.isascii() and ch.isalpha() for ch in text)
+    return "ko" if hangul >= latin / 3 else "en"

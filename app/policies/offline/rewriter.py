@@ -1,0 +1,67 @@
+"""Offline query rewriting: expand audit terms from the glossary (sop/glossary.tsv), drop
+question filler, and relax the narrowest filter when filters may have excluded the answer."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from app.policies.offline.lexicon import STOP_MORPHEMES, squash
+from app.text.korean import morphemes
+from graph.schemas import QueryRewrite
+
+RELAX_ORDER = ("sections", "dispositions", "years", "institutions")
+"""Narrowest first: a section hint excludes most, an institution the least."""
+_FILTER_KEYS = {"sections": ("sections",), "dispositions": ("dispositions",), "years": ("year_from", "year_to"), "institutions": ("institutions",)}
+
+
+class Glossary:
+    def __init__(self, rows: dict[str, list[str]]) -> None:
+        self.rows = rows
+        self._forms: dict[str, str] = {}
+        for term, synonyms in rows.items():
+            for form in (term, *synonyms):
+                self._forms.setdefault(squash(form.lower()), term)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Glossary:
+        path = Path(path)
+        if not path.is_file():
+            return cls({})
+        with path.open(encoding="utf-8") as fh:
+            reader = csv.DictReader(fh, delimiter="\t")
+            return cls({r["term"].strip(): [s.strip() for s in (r["synonyms"] or "").split(",") if s.strip()] for r in reader})
+
+    def terms_in(self, text: str) -> list[str]:
+        flat = squash(text.lower())
+        return [term for form, term in sorted(self._forms.items(), key=lambda kv: -len(kv[0])) if form in flat]
+
+    def expansions(self, text: str) -> list[str]:
+        flat = squash(text.lower())
+        out: list[str] = []
+        for term in dict.fromkeys(self.terms_in(text)):
+            for form in (term, *self.rows[term]):
+                if squash(form.lower()) not in flat and form not in out:
+                    out.append(form)
+        return out
+
+    def all_terms(self) -> set[str]:
+        out: set[str] = set()
+        for term, syns in self.rows.items():
+            for form in (term, *syns):
+                out.update(m for m in morphemes(form) if len(m) > 1)
+        return out
+
+
+def rewrite(question: str, query: str, tried: list[str], filters: dict, glossary: Glossary) -> QueryRewrite:
+    core = " ".join(m for m in morphemes(query) if m not in STOP_MORPHEMES) or query
+    extra = glossary.expansions(question)
+    attempt = len(tried)  # 1 for the first rewrite
+    new = " ".join([core, *extra[: 4 * attempt]]).strip()
+    if new in tried or not new:
+        new = " ".join([question, *extra]).strip()
+    relax = next((k for k in RELAX_ORDER if any(filters.get(f) for f in _FILTER_KEYS[k])), None)
+    why = f"expanded with {', '.join(extra[:4 * attempt]) or 'no glossary terms'}"
+    if relax:
+        why += f"; relaxing the {relax} filter"
+    return QueryRewrite(reasoning=why, query=new, relax_filter=relax)

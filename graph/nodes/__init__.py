@@ -1,0 +1,1 @@
+"""One module per node. Each exposes ``build(services) -> node function``."""

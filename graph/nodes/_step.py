@@ -1,0 +1,71 @@
+"""Instrumentation shared by every node: timing, the step log, and live stream events."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.ports import Decided, Turn
+from graph.state import AuraState, Step
+
+log = logging.getLogger("aura.graph")
+
+NodeFn = Callable[[AuraState, Runtime[RunContext]], dict[str, Any]]
+
+
+@dataclass
+class StepInfo:
+    summary: str
+    decided: Decided[Any] | None = None
+
+
+def step(name: str) -> Callable[[Callable[..., tuple[dict[str, Any], StepInfo]]], NodeFn]:
+    """Wrap a node body that returns (state update, StepInfo). The wrapper appends a Step to the
+    turn's log (a body that returns ``steps`` itself starts a new log: ``route`` does, once per
+    turn) and emits ``step`` events on the custom stream when the node starts and ends."""
+
+    def deco(body: Callable[..., tuple[dict[str, Any], StepInfo]]) -> NodeFn:
+        @functools.wraps(body)
+        def node(state: AuraState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+            emit = runtime.stream_writer
+            emit({"event": "step", "node": name, "status": "started"})
+            t0 = time.perf_counter()
+            update, info = body(state, runtime)
+            entry: Step = {"node": name, "summary": info.summary, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+            if info.decided is not None:
+                entry["policy"] = info.decided.policy
+                entry["llm_calls"] = info.decided.llm_calls
+                if info.decided.error:
+                    entry["error"] = info.decided.error
+                    log.warning("%s fell back to the offline policy: %s", name, info.decided.error)
+            base = update.pop("steps", state.get("steps") or [])
+            update["steps"] = [*base, entry]
+            emit({"event": "step", "status": "finished", **entry})
+            return update
+
+        return node
+
+    return deco
+
+
+def history(state: AuraState, turns: int) -> list[Turn]:
+    """The last ``turns`` completed exchanges before this turn's question."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    msgs = state.get("messages") or []
+    pairs: list[Turn] = []
+    pending: str | None = None
+    for m in msgs[:-1]:  # the last message is this turn's question
+        if isinstance(m, HumanMessage):
+            pending = str(m.content)
+        elif isinstance(m, AIMessage) and pending is not None:
+            pairs.append(Turn(pending, str(m.content)))
+            pending = None
+    return pairs[-turns:] if turns else []

@@ -1,0 +1,39 @@
+"""retrieve_sql: answer from the findings table (validated, read-only SQL), or load the
+findings a follow-up points at so the deep path can analyse them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.nodes._step import StepInfo, step
+from graph.ports import GraphServices, SqlRejected
+from graph.state import AuraState
+
+
+def build(services: GraphServices):
+    @step("retrieve_sql")
+    def retrieve_sql(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
+        question = state["question"]
+        fields = services.policies.select_fields(question, state.get("filters") or {}, state.get("retained_documents") or [])
+        refs = state.get("references") or []
+        if refs:
+            docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
+            ids = ", ".join(f"'{r}'" for r in refs)
+            sql = services.run_sql(
+                f"SELECT id, title, disposition, institution, year FROM findings WHERE id IN ({ids}) ORDER BY id"
+            )
+            runtime.stream_writer({"event": "sql_result", **sql})
+            return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)
+        plan = services.policies.plan_sql(question, fields.value)
+        try:
+            sql = services.run_sql(plan.value.sql)
+        except SqlRejected as exc:
+            sql = {"query": plan.value.sql, "columns": [], "rows": [], "row_count": 0, "error": str(exc)}
+        runtime.stream_writer({"event": "sql_result", **sql})
+        summary = f"SQL rejected: {sql['error']}" if sql.get("error") else f"{sql['row_count']} rows"
+        return {"sql": sql, "filters": fields.value.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)}, StepInfo(summary, plan)
+
+    return retrieve_sql

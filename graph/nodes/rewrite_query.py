@@ -1,0 +1,39 @@
+"""rewrite_query: a better query (glossary expansion, noise dropped) and, if the filters were
+too narrow, one filter relaxed. Counts against the rewrite cap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.nodes._step import StepInfo, step
+from graph.ports import GraphServices
+from graph.state import AuraState
+
+RELAXABLE = {"institutions": ("institutions",), "years": ("year_from", "year_to"), "dispositions": ("dispositions",), "sections": ("sections",)}
+
+
+def build(services: GraphServices):
+    @step("rewrite_query")
+    def rewrite_query(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
+        tried = [state["question"], *(state.get("rewrites") or [])]
+        filters = dict(state.get("filters") or {})
+        decided = services.policies.rewrite(state["question"], state.get("query") or state["question"], tried, filters)
+        rw = decided.value
+        relaxed = ""
+        if rw.relax_filter in RELAXABLE and any(filters.get(k) for k in RELAXABLE[rw.relax_filter]):
+            for key in RELAXABLE[rw.relax_filter]:
+                filters.pop(key, None)
+            relaxed = f"; dropped the {rw.relax_filter} filter"
+        count = (state.get("rewrite_count") or 0) + 1
+        update = {
+            "query": rw.query,
+            "rewrites": [*(state.get("rewrites") or []), rw.query],
+            "rewrite_count": count,
+            "filters": filters,
+        }
+        return update, StepInfo(f"rewrite {count}/{runtime.context.max_rewrites}: {rw.query}{relaxed}", decided)
+
+    return rewrite_query

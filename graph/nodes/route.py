@@ -1,0 +1,82 @@
+"""route: pick the track, detect a topic pivot, resolve ordinal references; start the turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.nodes._step import StepInfo, history, step
+from graph.ports import GraphServices
+from graph.state import AuraState, Doc
+
+
+def finding_order(docs: list[Doc]) -> list[str]:
+    """Distinct finding ids in the order the user saw them."""
+    return list(dict.fromkeys(d["finding_id"] for d in docs if d.get("finding_id")))
+
+
+def last_question(state: AuraState) -> str:
+    for m in reversed(state.get("messages") or []):
+        if isinstance(m, HumanMessage):
+            return str(m.content).strip()
+    return ""
+
+
+def build(services: GraphServices):
+    @step("route")
+    def route(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
+        question = last_question(state)
+        retained = list(state.get("retained_documents") or [])
+        decided = services.policies.route(question, history(state, runtime.context.history_turns), state.get("summary", ""), retained)
+        d = decided.value
+        mode = state.get("mode") or "auto"
+        track = d.track if mode == "auto" else mode
+        follow_up = d.follow_up and bool(retained)
+        pivot = d.pivot and not follow_up
+        if pivot:
+            retained = []
+        order = finding_order(retained)
+        references = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)] if follow_up else []
+        filters = {
+            k: v
+            for k, v in {
+                "institutions": d.institutions,
+                "year_from": d.year_from,
+                "year_to": d.year_to,
+                "dispositions": d.dispositions,
+            }.items()
+            if v
+        }
+        update: dict[str, Any] = {
+            "question": question,
+            "track": track,
+            "follow_up": follow_up,
+            "pivot": pivot,
+            "references": references,
+            "sql_intent": d.sql_intent,
+            "filters": filters,
+            "query": d.search_query or question,
+            "rewrites": [],
+            "rewrite_count": 0,
+            "regeneration_count": 0,
+            "documents": [],
+            "retained_documents": retained,
+            "sop": [],
+            "sql": None,
+            "answer": "",
+            "sentences": [],
+            "citations": [],
+            "feedback": "",
+            "verification": None,
+            "report": None,
+            "steps": [],
+        }
+        how = "forced" if mode != "auto" else d.reasoning
+        flags = "pivot: retained documents cleared" if pivot else ("follow-up" if follow_up else "new topic")
+        refs = f", refers to {', '.join(references)}" if references else ""
+        return update, StepInfo(f"track={track} ({how}); {flags}{refs}", decided)
+
+    return route

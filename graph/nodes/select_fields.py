@@ -1,0 +1,25 @@
+"""select_fields: metadata filters (institution, years, disposition, section) and the query."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.nodes._step import StepInfo, step
+from graph.ports import GraphServices
+from graph.state import AuraState
+
+
+def build(services: GraphServices):
+    @step("select_fields")
+    def select_fields(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
+        decided = services.policies.select_fields(state["question"], state.get("filters") or {}, state.get("retained_documents") or [])
+        fields = decided.value
+        filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
+        query = fields.search_query or state.get("query") or state["question"]
+        shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"
+        return {"filters": filters, "query": query}, StepInfo(f"filters: {shown}; query: {query}", decided)
+
+    return select_fields

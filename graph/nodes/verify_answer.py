@@ -1,0 +1,58 @@
+"""verify_answer (Self-RAG): is every sentence supported by what it cites (hallucination
+check), and does the answer address the question (utility)? Decides the next step within the
+caps; when a cap stops a loop, the answer says so instead of pretending."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.nodes._step import StepInfo, step
+from graph.ports import GraphServices
+from graph.schemas import AnalystAnswer, AnswerSentence
+from graph.state import AuraState
+
+UNVERIFIED_MARK = "⚠"
+NOTES = {
+    "unsupported": "⚠ 표시한 문장은 인용한 근거로 확인되지 않았습니다(재생성 한도 도달). / Sentences marked ⚠ are not supported by their sources.",
+    "not_useful": "질문의 일부에 대해서는 충분한 근거를 찾지 못했습니다(재검색 한도 도달). / Parts of the question found no sufficient evidence.",
+}
+
+
+def build(services: GraphServices):
+    @step("verify_answer")
+    def verify_answer(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
+        ctx = runtime.context
+        answer = AnalystAnswer(sentences=[AnswerSentence(**s) for s in state.get("sentences") or []])
+        decided = services.policies.verify(state["question"], answer, state.get("documents") or [])
+        v = decided.value
+        can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations
+        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites
+        text = state.get("answer") or ""
+        update: dict[str, Any] = {}
+        if not v.grounded and can_regenerate:
+            action = "regenerate"
+            update["feedback"] = "Unsupported sentences (remove or fix them): " + " | ".join(v.unsupported)
+        elif v.grounded and not v.useful and can_rewrite:
+            action = "rewrite"
+        else:
+            action = "finish"
+            notes = []
+            if not v.grounded:
+                for sentence in v.unsupported:
+                    text = text.replace(sentence, f"{UNVERIFIED_MARK} {sentence}", 1)
+                notes.append(NOTES["unsupported"])
+            if not v.useful:
+                notes.append(NOTES["not_useful"])
+            if notes:
+                text = text + "\n\n" + "\n".join(notes)
+            update["answer"] = text
+        update["verification"] = {**v.model_dump(exclude={"reasoning"}), "action": action}
+        summary = f"grounded={v.grounded} useful={v.useful} confidence={v.confidence:.2f} -> {action}"
+        if v.unsupported:
+            summary += f"; {len(v.unsupported)} unsupported"
+        return update, StepInfo(summary, decided)
+
+    return verify_answer

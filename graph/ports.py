@@ -1,0 +1,92 @@
+"""What the graph is given: decision policies and data services (implemented in ``app``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from graph.schemas import (
+    AnalystAnswer,
+    ConversationSummary,
+    FieldSelection,
+    GradeBatch,
+    QueryRewrite,
+    ReportReadiness,
+    RouteDecision,
+    SqlQuery,
+    Verification,
+)
+from graph.state import Doc
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Decided(Generic[T]):
+    """A decision and who made it."""
+
+    value: T
+    policy: str
+    """'offline', 'llm', or 'offline-fallback' (the LLM failed; see error)."""
+    llm_calls: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One past exchange, for prompts and offline policies."""
+
+    question: str
+    answer: str
+
+
+class Policies(Protocol):
+    def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]: ...
+
+    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+        """Metadata filters and a search query; ``hints`` are the router's filters, ``retained``
+        resolves anaphora such as '그 기관'."""
+
+    def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]: ...
+
+    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]: ...
+
+    def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]: ...
+
+    def analyze(
+        self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
+    ) -> Decided[AnalystAnswer]: ...
+
+    def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]: ...
+
+    def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]: ...
+
+    def chat(self, question: str, history: list[Turn], summary: str) -> Decided[str]: ...
+
+    def summarize(self, summary: str, turns: list[Turn]) -> Decided[ConversationSummary]: ...
+
+
+class SqlRejected(ValueError):
+    """The SQL failed validation or execution; the message says why (safe to show)."""
+
+
+class GraphServices(Protocol):
+    policies: Policies
+
+    def search(self, query: str, k: int, filters: dict[str, Any]) -> list[Doc]:
+        """Hybrid retrieval over report chunks, filters as SearchFilters fields."""
+
+    def search_many(self, queries: list[str], k: int, filters: dict[str, Any]) -> list[Doc]:
+        """Several queries fused (multi-query)."""
+
+    def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
+        """SOP clauses: {id, title, text, score}."""
+
+    def run_sql(self, sql: str) -> dict[str, Any]:
+        """Validate and run one read-only SELECT: {query, columns, rows, row_count}. Raises SqlRejected."""
+
+    def finding_docs(self, finding_ids: list[str], sections: list[str] | None = None) -> list[Doc]:
+        """The stored chunks of these findings (optionally only some sections), in finding order."""
+
+    def draft_report(self, docs: list[Doc], sop: list[dict[str, Any]], readiness: ReportReadiness) -> dict[str, Any]:
+        """A structured report draft (sections with text and citations) from the evidence."""

@@ -1,0 +1,91 @@
+"""Decisions the nodes ask for. Both policy implementations return these models; the LLM
+implementation asks for them as structured output (reasoning first, then the verdict)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+TrackName = Literal["chat", "fast", "deep", "report"]
+
+
+class RouteDecision(BaseModel):
+    reasoning: str = Field(description="One or two sentences: why this track, and whether the topic changed.")
+    track: TrackName
+    follow_up: bool = Field(description="The message refers back to earlier results (ordinals, 'that institution', 'more detail').")
+    pivot: bool = Field(description="The message starts a new topic (other institution, subject or period).")
+    sql_intent: bool = Field(False, description="Fast track only: a count, list, group-by or top-N over findings.")
+    ordinals: list[int] = Field(default_factory=list, description="1-based item numbers the message points at, e.g. '첫 번째' -> [1].")
+    institutions: list[str] = Field(default_factory=list, description="Institutions named in the message.")
+    year_from: int | None = None
+    year_to: int | None = None
+    dispositions: list[str] = Field(default_factory=list, description="Disposition words named: 주의, 통보, 시정, 징계, 개선, 권고, 변상, 고발.")
+    search_query: str = Field("", description="The message as a standalone search query (references resolved, filler dropped).")
+
+
+class FieldSelection(BaseModel):
+    reasoning: str = ""
+    institutions: list[str] = Field(default_factory=list)
+    year_from: int | None = None
+    year_to: int | None = None
+    audit_types: list[str] = Field(default_factory=list)
+    dispositions: list[str] = Field(default_factory=list)
+    sections: list[str] = Field(default_factory=list, description="criteria | problems | opinion | actions | overview")
+    search_query: str = ""
+
+
+class DocumentGrade(BaseModel):
+    reasoning: str = Field("", description="Why this passage does or does not help answer the question.")
+    index: int = Field(description="The passage number as shown, starting at 1.")
+    relevant: bool
+    score: float = Field(ge=0.0, le=1.0)
+
+
+class GradeBatch(BaseModel):
+    """All passages graded in one call."""
+
+    grades: list[DocumentGrade]
+
+
+class QueryRewrite(BaseModel):
+    reasoning: str = Field(description="What was missing from the results and how the new query fixes it.")
+    query: str
+    relax_filter: str | None = Field(None, description="A filter to drop: institutions | years | dispositions | sections, or null.")
+
+
+class AnswerSentence(BaseModel):
+    text: str = Field(description="One sentence of the answer, with its [n] markers.")
+    citations: list[int] = Field(default_factory=list, description="Passage numbers supporting the sentence.")
+    quote: str = Field("", description="The exact words from the first cited passage that support it.")
+
+
+class AnalystAnswer(BaseModel):
+    reasoning: str = Field("", description="How the evidence answers the question (not shown).")
+    sentences: list[AnswerSentence]
+    follow_up_questions: list[str] = Field(default_factory=list)
+
+
+class Verification(BaseModel):
+    reasoning: str = ""
+    grounded: bool = Field(description="Every sentence is supported by the passage it cites.")
+    useful: bool = Field(description="The answer addresses what was asked.")
+    unsupported: list[str] = Field(default_factory=list, description="Sentences not supported by their citations, verbatim.")
+    confidence: float = Field(0.0, ge=0.0, le=1.0)
+
+
+class ReportReadiness(BaseModel):
+    reasoning: str = ""
+    ready: bool
+    missing: list[str] = Field(default_factory=list, description="Missing fields: institution | period | findings | criteria | actions")
+    institution: str | None = None
+    period: str | None = None
+
+
+class ConversationSummary(BaseModel):
+    summary: str = Field(description="At most five sentences: topics, institutions, findings discussed, open questions.")
+
+
+class SqlQuery(BaseModel):
+    reasoning: str = ""
+    sql: str = Field(description="One SQLite SELECT over the allowed tables.")

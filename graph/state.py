@@ -1,0 +1,103 @@
+"""The graph's typed state. Values are plain JSON-like data so every checkpointer can store them.
+
+Per-turn fields (question, documents, answer, counters, steps ...) are reset by ``route`` at the
+start of each turn; ``messages``, ``retained_documents`` and ``summary`` live across turns.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+Track = Literal["chat", "fast", "deep", "report"]
+Mode = Literal["auto", "chat", "fast", "deep", "report"]
+
+
+class Doc(TypedDict):
+    """A piece of evidence (``app.retrieval.evidence.Evidence`` as a dict) plus grading."""
+
+    chunk_id: str
+    report_id: str
+    finding_id: str | None
+    section: str
+    page: int
+    text: str
+    heading: str
+    report_title: str
+    finding_title: str | None
+    dispositions: list[str]
+    institutions: list[str]
+    year: int | None
+    score: float
+    dense_score: NotRequired[float | None]
+    lexical_score: NotRequired[float | None]
+    relevance: NotRequired[float]
+    """Set by grade_documents: the grader's relevance score in [0, 1]."""
+
+
+class Step(TypedDict):
+    node: str
+    summary: str
+    ms: float
+    policy: NotRequired[str]
+    """Which implementation decided: 'offline', 'llm', or 'offline-fallback' (LLM failed)."""
+    llm_calls: NotRequired[int]
+    error: NotRequired[str]
+
+
+class InputState(TypedDict):
+    """What a caller passes for one turn."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """Chat history; the caller appends the user's message."""
+    mode: NotRequired[Mode]
+    """'auto' lets the router choose; anything else forces that track."""
+
+
+class AuraState(InputState, total=False):
+    question: str
+    """The user's message of this turn, as text."""
+    track: Track
+    follow_up: bool
+    """True when this turn refers back to the retained documents ('1번 항목', 'that one')."""
+    pivot: bool
+    """True when the router saw a new topic and cleared the retained documents."""
+    references: list[str]
+    """Finding ids the question points at ('첫 번째 지적사항' -> the first retained finding)."""
+    sql_intent: bool
+    """Fast track: answerable with SQL over the findings table (count, list, group, top-N)."""
+    filters: dict[str, Any]
+    """SearchFilters as a dict (institutions, year range, dispositions, sections ...)."""
+    query: str
+    """The current search query (the question, or its latest rewrite)."""
+    rewrites: list[str]
+    """Queries tried after the first, in order."""
+    rewrite_count: int
+    needs_rewrite: bool
+    """Set by grade_documents: nothing relevant was found and the rewrite cap allows another try."""
+    regeneration_count: int
+    documents: list[Doc]
+    """Evidence for this turn (after grading: the relevant ones)."""
+    retained_documents: list[Doc]
+    """Evidence kept across turns so follow-ups can resolve references."""
+    sop: list[dict[str, Any]]
+    """SOP clauses for this turn: {id, title, text, score}."""
+    sql: dict[str, Any] | None
+    """{query, columns, rows, row_count} when the SQL fast-track ran."""
+    answer: str
+    sentences: list[dict[str, Any]]
+    """The analyst's answer as AnswerSentence dicts (text, citations, quote), for verification."""
+    citations: list[dict[str, Any]]
+    """[{n, chunk_id, report_id, finding_id, quote, score}] for the answer's [n] markers."""
+    feedback: str
+    """Verifier feedback for a regeneration: the unsupported sentences."""
+    verification: dict[str, Any] | None
+    """{grounded, useful, unsupported: [...], confidence}."""
+    report: dict[str, Any] | None
+    """Report track: {status: 'needs_info', missing: [...]} or {status: 'ready', draft: {...}}."""
+    summary: str
+    """Running conversation summary written by ``summarize``."""
+    steps: list[Step]
+    """What ran this turn, in order."""

@@ -1,0 +1,128 @@
+"""Scripted GraphServices and Policies: each decision is whatever the test says it is, so the
+graph's wiring (edges, loop caps, state hand-offs) is tested apart from any policy logic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.ports import Decided, SqlRejected
+from graph.schemas import (
+    AnalystAnswer,
+    AnswerSentence,
+    ConversationSummary,
+    DocumentGrade,
+    FieldSelection,
+    GradeBatch,
+    QueryRewrite,
+    ReportReadiness,
+    RouteDecision,
+    SqlQuery,
+    Verification,
+)
+
+
+def doc(n: int, finding: str | None = None, inst: str = "가람시", text: str | None = None) -> dict[str, Any]:
+    return {
+        "chunk_id": f"c{n}", "report_id": "r1", "finding_id": finding, "section": "problems", "page": n,
+        "text": text or f"가람시는 계약을 부당하게 체결하였다 {n}.", "heading": f"보고서 > 지적 {finding} > 문제점",
+        "report_title": "가람시 감사", "finding_title": f"지적 {finding}" if finding else None,
+        "dispositions": ["주의"], "institutions": [inst], "year": 2025, "score": 0.5,
+    }
+
+
+@dataclass
+class ScriptedPolicies:
+    track: str = "deep"
+    follow_up: bool = False
+    pivot: bool = False
+    sql_intent: bool = False
+    ordinals: list[int] = field(default_factory=list)
+    relevant: list[bool] | None = None
+    """Per passage; None = all relevant."""
+    grounded: list[bool] = field(default_factory=lambda: [True])
+    """Verifier verdicts in order; the last one repeats."""
+    useful: list[bool] = field(default_factory=lambda: [True])
+    ready: bool = True
+    calls: list[str] = field(default_factory=list)
+
+    def _d(self, name: str, value: Any) -> Decided[Any]:
+        self.calls.append(name)
+        return Decided(value, "offline")
+
+    def route(self, question, history, summary, retained):
+        return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
+                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question))
+
+    def select_fields(self, question, hints, retained):
+        return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))
+
+    def plan_sql(self, question, fields):
+        return self._d("plan_sql", SqlQuery(sql="SELECT COUNT(*) FROM findings"))
+
+    def grade(self, question, docs):
+        flags = self.relevant if self.relevant is not None else [True] * len(docs)
+        return self._d("grade", GradeBatch(grades=[DocumentGrade(index=i + 1, relevant=flags[i] if i < len(flags) else False, score=0.9) for i in range(len(docs))]))
+
+    def rewrite(self, question, query, tried, filters):
+        return self._d("rewrite", QueryRewrite(reasoning="scripted", query=f"{question} 재작성{len(tried)}", relax_filter="institutions"))
+
+    def analyze(self, question, docs, sop, sql, feedback, history):
+        if sql is not None and not docs:
+            return self._d("analyze", AnalystAnswer(sentences=[AnswerSentence(text=f"rows={sql.get('row_count')}")]))
+        sentences = [AnswerSentence(text=f"근거 {i} [{i}]", citations=[i], quote=d["text"]) for i, d in enumerate(docs, 1)]
+        sentences.append(AnswerSentence(text="근거 없는 주장", citations=[]))
+        if feedback:
+            sentences = [s for s in sentences if s.text not in feedback]
+        return self._d("analyze", AnalystAnswer(sentences=sentences))
+
+    def verify(self, question, answer, docs):
+        n = self.calls.count("verify")
+        grounded = self.grounded[min(n, len(self.grounded) - 1)]
+        useful = self.useful[min(n, len(self.useful) - 1)]
+        unsupported = [] if grounded else [s.text for s in answer.sentences if not s.citations] or [answer.sentences[0].text]
+        return self._d("verify", Verification(grounded=grounded, useful=useful, unsupported=unsupported, confidence=0.5))
+
+    def check_report(self, question, history, docs):
+        if self.ready:
+            return self._d("check_report", ReportReadiness(ready=True, institution="가람시"))
+        return self._d("check_report", ReportReadiness(ready=False, missing=["institution", "findings"]))
+
+    def chat(self, question, history, summary):
+        return self._d("chat", f"안녕하세요 (이전 질문 {len(history)}개)")
+
+    def summarize(self, summary, turns):
+        return self._d("summarize", ConversationSummary(summary=f"{summary}|{turns[-1].question}"))
+
+
+@dataclass
+class FakeServices:
+    policies: ScriptedPolicies
+    docs: list[dict[str, Any]] = field(default_factory=lambda: [doc(1, "F1"), doc(2, "F2")])
+    searches: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    sql_queries: list[str] = field(default_factory=list)
+    reject_sql: bool = False
+
+    def search(self, query, k, filters):
+        self.searches.append((query, dict(filters)))
+        return [dict(d) for d in self.docs[:k]]
+
+    def search_many(self, queries, k, filters):
+        self.searches.append((" | ".join(queries), dict(filters)))
+        return [dict(d) for d in self.docs[:k]]
+
+    def search_sop(self, query, k):
+        return [{"id": "SOP-CLS-01", "title": "주의 요구", "text": "주의는 ...", "score": 1.0}][:k]
+
+    def run_sql(self, sql):
+        self.sql_queries.append(sql)
+        if self.reject_sql:
+            raise SqlRejected("only SELECT is allowed")
+        return {"query": sql, "columns": ["n"], "rows": [[3]], "row_count": 1}
+
+    def finding_docs(self, finding_ids, sections=None):
+        return [dict(doc(10 + i, fid), section=(sections or ["problems"])[0], score=1.0) for i, fid in enumerate(finding_ids)]
+
+    def draft_report(self, docs, sop, readiness):
+        return {"title": "가람시 감사결과 보고서(초안)", "findings": [d["finding_id"] for d in docs if d.get("finding_id")],
+                "sections": [{"key": "findings", "title": "지적 사항", "text": "...", "citations": []}]}

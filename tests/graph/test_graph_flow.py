@@ -1,0 +1,203 @@
+"""Every edge of the graph with scripted decisions, a fresh in-memory checkpointer per test."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from graph import RunContext, build_graph
+from tests.graph.fakes import FakeServices, ScriptedPolicies, doc
+
+CTX = RunContext()
+
+
+def run(services, text, thread="t", mode="auto", graph=None, ctx=CTX):
+    graph = graph or build_graph(services, checkpointer=InMemorySaver())
+    state = graph.invoke({"messages": [HumanMessage(text)], "mode": mode},
+                         {"configurable": {"thread_id": thread}, "recursion_limit": ctx.recursion_limit}, context=ctx)
+    return state, graph
+
+
+def nodes(state):
+    return [s["node"] for s in state["steps"]]
+
+
+def test_chat_goes_to_summarize_and_remembers():
+    svc = FakeServices(ScriptedPolicies(track="chat"))
+    s1, g = run(svc, "안녕")
+    assert nodes(s1) == ["route", "chat", "summarize"]
+    s2, _ = run(svc, "또 안녕", graph=g)
+    assert "이전 질문 1개" in s2["answer"]
+    assert [m.type for m in s2["messages"]] == ["human", "ai", "human", "ai"]
+    assert s2["summary"].endswith("|안녕|또 안녕")
+
+
+def test_fast_sql_path():
+    svc = FakeServices(ScriptedPolicies(track="fast", sql_intent=True))
+    state, _ = run(svc, "주의 처분 몇 건?")
+    assert nodes(state) == ["route", "retrieve_sql", "analyze", "summarize"]
+    assert state["sql"]["rows"] == [[3]] and state["answer"] == "rows=1"
+    assert state["verification"] is None
+
+
+def test_rejected_sql_is_reported_not_raised():
+    svc = FakeServices(ScriptedPolicies(track="fast", sql_intent=True), reject_sql=True)
+    state, _ = run(svc, "DROP TABLE findings")
+    assert state["sql"]["error"] == "only SELECT is allowed"
+    assert nodes(state)[-1] == "summarize"
+
+
+def test_fast_lookup_skips_grading_and_verification():
+    svc = FakeServices(ScriptedPolicies(track="fast", sql_intent=False))
+    state, _ = run(svc, "가람시 보고서 제목")
+    assert nodes(state) == ["route", "select_fields", "retrieve", "analyze", "summarize"]
+
+
+def test_deep_happy_path():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    state, _ = run(svc, "가람시 계약 문제 분석해줘")
+    assert nodes(state) == ["route", "select_fields", "retrieve", "grade_documents", "retrieve_sop", "analyze", "verify_answer", "summarize"]
+    assert state["verification"]["action"] == "finish" and state["verification"]["grounded"]
+    assert [c["n"] for c in state["citations"]] == [1, 2]
+    assert state["citations"][0]["quote"] == svc.docs[0]["text"]
+    assert [d["chunk_id"] for d in state["retained_documents"]] == ["c1", "c2"]
+    assert "[SOP-CLS-01]" in state["answer"]
+
+
+def test_nothing_relevant_rewrites_until_the_cap_then_says_so():
+    pol = ScriptedPolicies(track="deep", relevant=[False, False], useful=[False])
+    svc = FakeServices(pol)
+    state, _ = run(svc, "없는 주제")
+    seq = nodes(state)
+    assert seq.count("rewrite_query") == CTX.max_rewrites
+    assert seq[:3] == ["route", "select_fields", "retrieve"]
+    assert seq[-4:] == ["retrieve_sop", "analyze", "verify_answer", "summarize"]
+    assert state["rewrite_count"] == CTX.max_rewrites
+    assert len(state["rewrites"]) == 2 and state["rewrites"][0] != state["rewrites"][1]
+    assert state["documents"] == []
+    assert "재검색 한도" in state["answer"]
+    # after a rewrite the original and the rewritten query are searched together
+    assert " | " in svc.searches[1][0]
+    # the rewrite relaxed the institutions filter
+    assert "institutions" not in svc.searches[-1][1]
+
+
+def test_ungrounded_answer_regenerates_with_feedback():
+    pol = ScriptedPolicies(track="deep", grounded=[False, True])
+    state, _ = run(FakeServices(pol), "분석")
+    assert nodes(state).count("analyze") == 2
+    assert state["regeneration_count"] == 1
+    assert "근거 없는 주장" not in state["answer"]  # dropped on regeneration
+    assert state["verification"]["grounded"]
+
+
+def test_regeneration_cap_marks_unsupported_sentences():
+    pol = ScriptedPolicies(track="deep", grounded=[False])
+    ctx = RunContext(max_regenerations=1)
+    state, _ = run(FakeServices(pol), "분석", ctx=ctx)
+    assert nodes(state).count("analyze") == 2
+    assert state["verification"]["action"] == "finish" and not state["verification"]["grounded"]
+    assert "⚠" in state["answer"] and "재생성 한도" in state["answer"]
+
+
+def test_grounded_but_not_useful_rewrites_then_finishes():
+    pol = ScriptedPolicies(track="deep", useful=[False, True])
+    state, _ = run(FakeServices(pol), "분석")
+    seq = nodes(state)
+    assert seq.count("rewrite_query") == 1 and seq.count("verify_answer") == 2
+    assert state["verification"]["useful"]
+
+
+def test_loops_are_bounded_with_everything_failing():
+    pol = ScriptedPolicies(track="deep", grounded=[False], useful=[False], relevant=[True, True])
+    state, _ = run(FakeServices(pol), "분석")
+    assert nodes(state).count("analyze") <= (CTX.max_regenerations + 1) * (CTX.max_rewrites + 1)
+    assert state["verification"]["action"] == "finish"
+
+
+def test_report_asks_for_missing_fields_then_triggers():
+    pol = ScriptedPolicies(track="report", ready=False)
+    svc = FakeServices(pol)
+    state, g = run(svc, "보고서 초안 작성해줘")
+    assert nodes(state) == ["route", "manage_report"]
+    assert state["report"] == {"status": "needs_info", "missing": ["institution", "findings"]}
+    assert "어느 기관" in state["answer"]
+    pol.ready = True
+    state, _ = run(svc, "가람시 계약 건으로 작성해줘", graph=g)
+    assert state["report"]["status"] == "ready"
+    assert state["report"]["draft"]["title"].startswith("가람시")
+
+
+def test_report_trigger_is_streamed():
+    pol = ScriptedPolicies(track="report", ready=True)
+    graph = build_graph(FakeServices(pol), checkpointer=InMemorySaver())
+    events = list(graph.stream({"messages": [HumanMessage("보고서 초안")]}, {"configurable": {"thread_id": "s"}},
+                               context=CTX, stream_mode="custom"))
+    kinds = [e["event"] for e in events]
+    assert "report_trigger" in kinds
+    assert kinds[0] == "step" and events[0]["status"] == "started"
+    started = [e["node"] for e in events if e["event"] == "step" and e["status"] == "started"]
+    assert started == ["route", "manage_report"]
+
+
+def test_follow_up_resolves_ordinals_against_retained_findings():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F1"), doc(3, "F2")])
+    _, g = run(svc, "가람시 계약 문제")
+    pol.follow_up, pol.ordinals = True, [2]
+    state, _ = run(svc, "2번 항목의 조치할 사항은?", graph=g)
+    assert state["references"] == ["F2"]
+    assert nodes(state)[:3] == ["route", "retrieve_sql", "grade_documents"]
+    assert [d["finding_id"] for d in state["documents"]] == ["F2"]
+    assert state["documents"][0]["section"] == "actions"
+    assert "F2" in svc.sql_queries[-1]
+
+
+def test_fast_follow_up_answers_from_the_loaded_finding():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.track, pol.follow_up, pol.ordinals = "fast", True, [1]
+    state, _ = run(svc, "첫 번째 건 처분은?", graph=g)
+    assert nodes(state) == ["route", "retrieve_sql", "analyze", "summarize"]
+    assert state["citations"][0]["finding_id"] == "F1"
+
+
+def test_pivot_clears_retained_documents_and_follow_up_keeps_them():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.track = "chat"
+    state, _ = run(svc, "고마워", graph=g)
+    assert len(state["retained_documents"]) == 2  # chat keeps them
+    pol.track, pol.pivot = "fast", True
+    pol.sql_intent = True
+    state, _ = run(svc, "한빛군 지적 몇 건?", graph=g)
+    assert state["pivot"] and state["retained_documents"] == []
+
+
+def test_forced_mode_overrides_the_router():
+    pol = ScriptedPolicies(track="deep")
+    state, _ = run(FakeServices(pol), "안녕", mode="chat")
+    assert state["track"] == "chat" and nodes(state) == ["route", "chat", "summarize"]
+
+
+def test_per_turn_state_is_reset():
+    pol = ScriptedPolicies(track="deep", grounded=[False, True])
+    svc = FakeServices(pol)
+    s1, g = run(svc, "분석")
+    assert s1["regeneration_count"] == 1
+    pol.track = "chat"
+    s2, _ = run(svc, "안녕", graph=g)
+    assert s2["regeneration_count"] == 0 and s2["citations"] == [] and s2["verification"] is None
+    assert nodes(s2) == ["route", "chat", "summarize"]
+
+
+@pytest.mark.parametrize("cap", [0, 1, 3])
+def test_recursion_limit_fits_the_caps(cap):
+    ctx = RunContext(max_rewrites=cap, max_regenerations=cap)
+    pol = ScriptedPolicies(track="deep", grounded=[False], useful=[False])
+    state, _ = run(FakeServices(pol), "분석", ctx=ctx)
+    assert state["verification"]["action"] == "finish"
