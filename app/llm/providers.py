@@ -20,15 +20,25 @@ Providers:
 from __future__ import annotations
 
 import contextvars
+import json
 import math
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
+from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
+from pydantic import ValidationError
 
-from app.llm.errors import LlmAuthError, LlmConnectionError, LlmError, LlmHttpError, LlmTimeout
+from app.llm.errors import (
+    LlmAuthError,
+    LlmConnectionError,
+    LlmError,
+    LlmHttpError,
+    LlmTimeout,
+    PolicyError,
+)
 
 if TYPE_CHECKING:
     from app.settings import Settings
@@ -89,7 +99,6 @@ def _openai(settings: Settings, base_url: str, key: str) -> BaseChatModel:
 
 def _clovax(settings: Settings, base_url: str, key: str) -> BaseChatModel:
     from langchain_community.chat_models import ChatClovaX
-    from pydantic import ValidationError
 
     if not key:
         raise ValueError(
@@ -189,6 +198,19 @@ def to_llm_error(exc: BaseException) -> LlmError:
             return LlmConnectionError(f"cannot reach the LLM endpoint ({_cause(exc)})")
         if isinstance(exc, openai.APIStatusError):
             return _from_status(exc.status_code, _short(getattr(exc, "message", "") or str(exc)))
+    if isinstance(exc, ValidationError):
+        # Clients that parse structured output themselves (ChatOpenAI json_schema) raise this.
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or exc.title
+        return PolicyError(
+            f"schema violation ({exc.error_count()} error(s)), {where}: {_short(first['msg'], 80)}"
+        )
+    if isinstance(exc, OutputParserException | json.JSONDecodeError):
+        return PolicyError(f"malformed output: {_short(str(exc), 120)}")
+    if openai is not None and isinstance(exc, openai.LengthFinishReasonError):
+        return PolicyError("the reply was cut off at the output token limit (AURA_LLM_MAX_TOKENS)")
+    if openai is not None and isinstance(exc, openai.ContentFilterFinishReasonError):
+        return PolicyError("the endpoint's content filter blocked the reply")
     if isinstance(exc, httpx.HTTPStatusError):
         return _from_status(exc.response.status_code, _short(exc.response.text))
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
