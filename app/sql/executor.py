@@ -22,8 +22,9 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
+from sqlglot import exp
 
-from app.sql.validator import ALLOWED_COLUMNS, ALLOWED_FUNCTIONS, checked_tree
+from app.sql.validator import ALLOWED_COLUMNS, ALLOWED_FUNCTIONS, ALLOWED_TABLES, checked_tree
 from graph.ports import SqlRejected
 
 _PROGRESS_STEPS = 1000
@@ -62,7 +63,8 @@ class ReadOnlySql:
         tree = checked_tree(sql, self.max_rows)
         query = tree.sql(dialect="sqlite", comments=False)
         if self._sqlite_uri is not None:
-            columns, rows = self._run_sqlite(query)
+            ctes = frozenset(cte.alias.lower() for cte in tree.find_all(exp.CTE))
+            columns, rows = self._run_sqlite(query, ctes)
         else:
             columns, rows = self._run_other(tree.sql(dialect=self.dialect, comments=False))
         return {
@@ -74,7 +76,9 @@ class ReadOnlySql:
 
     # --- SQLite -----------------------------------------------------------------------
 
-    def _run_sqlite(self, query: str) -> tuple[list[str], list[tuple]]:
+    def _run_sqlite(self, query: str, ctes: frozenset[str] = frozenset()) -> tuple[list[str], list[tuple]]:
+        """``ctes``: the query's CTE names, whose rows SQLite reports as reads of a table of
+        that name (``count(*)`` over a CTE); refused when a real table has that name."""
         assert self._sqlite_uri is not None
         try:
             conn = sqlite3.connect(self._sqlite_uri, uri=True, timeout=self.timeout_s, isolation_level=None, check_same_thread=False)
@@ -85,7 +89,11 @@ class ReadOnlySql:
             conn.execute("PRAGMA query_only=ON")
             for limit, value in _SQLITE_LIMITS.items():
                 conn.setlimit(limit, value)
-            conn.set_authorizer(_authorizer(denied))
+            if ctes:
+                tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+                if clash := sorted((ctes & tables) - ALLOWED_TABLES):
+                    raise SqlRejected(f"the CTE name {clash[0][:40]} is taken by a table; rename it")
+            conn.set_authorizer(_authorizer(denied, ctes))
             deadline = time.monotonic() + self.timeout_s
             conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
             try:
@@ -122,9 +130,9 @@ class ReadOnlySql:
             raw.close()
 
 
-def _authorizer(denied: list[str]):
+def _authorizer(denied: list[str], ctes: frozenset[str] = frozenset()):
     read_ok = {(t, c) for t, cols in ALLOWED_COLUMNS.items() for c in cols}
-    read_ok |= {(t, "") for t in ALLOWED_COLUMNS}  # "SELECT count(*) FROM t" reads no column
+    read_ok |= {(t, "") for t in ALLOWED_TABLES | ctes}  # "SELECT count(*) FROM t" reads no column
 
     def authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, _inner: str | None) -> int:
         if action in (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE):
