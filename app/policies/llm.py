@@ -7,8 +7,8 @@ Methods return the bare value (not ``Decided``), or ``None`` when they leave the
 the offline policy:
 
 - ``select_fields`` makes no call. The router already extracted institutions, years,
-  dispositions and a standalone query; they are laid over the offline selection (which keeps
-  what only it knows: sections, audit types). Without an LLM route decision for this question
+  dispositions and a standalone query; they fill the gaps of the offline selection (which
+  keeps what it knows better: catalog names, sections, audit types) and replace its query. Without an LLM route decision for this question
   (the router fell back) it returns ``None``.
 - ``summarize`` calls the model only when a turn is about to leave the prompt window
   (``len(turns) > 3``: the window is the last 3 turns); before that the offline summary is enough.
@@ -147,24 +147,34 @@ class LlmPolicies:
         retained: list[Doc],
         base: FieldSelection | None = None,
     ) -> FieldSelection | None:
-        """No call: the router's extraction for this question laid over ``base`` (the offline
-        selection), or ``None`` when the router did not decide by LLM."""
+        """No call: ``base`` (the offline selection) with its gaps filled from the router's
+        extraction for this question, and the router's standalone search query; ``None`` when
+        the router did not decide by LLM. Filters ``base`` found win: the offline selector
+        matches the catalog of ingested names, the router copies names as written."""
         with self._lock:
             d = self._routes.get(question)
         if d is None:
             return None
         base = base or FieldSelection()
-        found = {
-            "institutions": d.institutions or hints.get("institutions") or [],
-            "year_from": d.year_from or hints.get("year_from"),
-            "year_to": d.year_to or hints.get("year_to"),
-            "dispositions": d.dispositions or hints.get("dispositions") or [],
-            "search_query": d.search_query,
-        }
-        update: dict[str, Any] = {k: v for k, v in found.items() if v}
-        update["reasoning"] = (
-            "router: " + d.reasoning + (f" | {base.reasoning}" if base.reasoning else "")
+        years = (
+            (base.year_from, base.year_to)
+            if base.year_from or base.year_to
+            else (d.year_from, d.year_to)
         )
+        update: dict[str, Any] = {
+            "institutions": base.institutions
+            or d.institutions
+            or list(hints.get("institutions") or []),
+            "year_from": years[0],
+            "year_to": years[1],
+            "dispositions": base.dispositions
+            or d.dispositions
+            or list(hints.get("dispositions") or []),
+            "search_query": d.search_query or base.search_query,
+            "reasoning": "router: "
+            + d.reasoning
+            + (f" | {base.reasoning}" if base.reasoning else ""),
+        }
         return base.model_copy(update=update)
 
     def plan_sql(self, question: str, fields: FieldSelection) -> SqlQuery:

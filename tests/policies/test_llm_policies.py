@@ -367,6 +367,12 @@ def test_select_fields_reuses_the_route_decision_without_a_call():
     assert sel.sections == ["actions"]  # kept from the offline selection
     assert sel.institutions == ["한국도로공사"] and sel.year_from == 2023
     assert sel.search_query == GOOD["route"]["search_query"]
+    catalog = FieldSelection(institutions=["한국도로공사(본사)"], year_from=2021, year_to=2021)
+    sel = p.select_fields("질문", {}, [], base=catalog)
+    assert (
+        sel.institutions == ["한국도로공사(본사)"] and sel.year_from == 2021
+    )  # the offline catalog match wins
+    assert sel.dispositions == ["주의"]  # a gap filled by the router
 
 
 def test_summarize_within_the_window_makes_no_call():
@@ -475,13 +481,12 @@ def test_junk_raises_policy_error(method, args, reply, match):
     assert str(info.value).startswith("invalid output: ")
 
 
-def test_missing_schema_description_is_a_policy_error():
-    p = LlmPolicies(ScriptedChatModel(default=smart_reply), 5.0)
-    try:
-        import app.sql  # noqa: F401
-    except ImportError:
-        with pytest.raises(PolicyError, match="SCHEMA_DESCRIPTION"):
-            p.plan_sql("q", FieldSelection())
+def test_sql_schema_defaults_to_the_sql_package():
+    from app.sql import SCHEMA_DESCRIPTION
+
+    model = ScriptedChatModel(default=smart_reply)
+    LlmPolicies(model, 5.0).plan_sql("q", FieldSelection())
+    assert SCHEMA_DESCRIPTION in str(model.seen[0][0].content)
 
 
 # -- the call guard and error mapping -----------------------------------------------------------
