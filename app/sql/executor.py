@@ -36,8 +36,10 @@ _SQLITE_LIMITS = {
     sqlite3.SQLITE_LIMIT_ATTACHED: 0,
     sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 200,
     sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 20,
+    sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 500,
 }
-"""No string over 4 MB (a doubling recursive CTE fails fast), no ATTACH at all."""
+"""No string over 4 MB (a doubling recursive CTE fails fast), no ATTACH at all, and short
+LIKE/GLOB patterns (matching runs inside one VM step, out of the progress handler's reach)."""
 
 
 class ReadOnlySql:
@@ -156,6 +158,8 @@ def _sqlite_reason(exc: sqlite3.Error, denied: list[str], timed_out: bool) -> st
         return "the query took too long and was stopped"
     if denied or "not authorized" in message:
         return f"not allowed: {denied[0] if denied else 'this operation'}"
+    if "pattern too complex" in message:
+        return "a LIKE or GLOB pattern is too long"
     if "too big" in message:
         return "a value in the query grew too large"
     if message.startswith(("no such column", "no such table", "no such function", "ambiguous column")):

@@ -129,3 +129,16 @@ def test_allow_list_matches_the_stored_schema(store: Store) -> None:
             assert {c["name"] for c in insp.get_columns(table)} == ALLOWED_COLUMNS[table]
     finally:
         engine.dispose()
+
+
+def test_long_like_patterns_are_refused(store: Store) -> None:
+    pattern = "%a" * 300
+    with pytest.raises(SqlRejected, match="pattern is too long"):
+        ReadOnlySql(store.url).run(f"SELECT id FROM findings WHERE overview LIKE '{pattern}'")
+
+
+@pytest.mark.parametrize("sql", LEGIT + [FUNCTIONS])
+def test_checked_sql_transpiles_for_postgresql(sql: str) -> None:
+    from app.sql.validator import checked_tree
+
+    assert checked_tree(sql).sql(dialect="postgres").startswith(("SELECT", "WITH"))
