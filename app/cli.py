@@ -171,6 +171,26 @@ def reindex() -> None:
     out.print(f"reindexed {total} chunks of {len(ids)} reports")
 
 
+@eval_app.command("routing")
+def eval_routing(
+    dataset: Annotated[Path, typer.Option(help="Labelled conversations (JSONL).")] = Path("data/eval/routing.jsonl"),
+    as_json: JsonFlag = False,
+) -> None:
+    """Track / pivot / follow-up accuracy of the router over labelled conversations, run through
+    the whole graph on the current store."""
+    from app.eval.routing import load_conversations, run_turns, score
+
+    services = _services()
+    result = score(list(run_turns(services, load_conversations(dataset))))
+    services.close()
+    if as_json:
+        _emit_json(result)
+        return
+    out.print({k: v for k, v in result.items() if k != "errors"})
+    for e in result["errors"]:
+        out.print(f"[red]{e['id']}[/red] {e['text']}  expected {e['expected']} got {e['got']}")
+
+
 @bench_app.command("ingest")
 def bench_ingest(
     paths: Annotated[list[Path], typer.Argument()],
