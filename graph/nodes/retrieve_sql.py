@@ -21,7 +21,7 @@ def build(services: GraphServices):
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
-            ids = ", ".join(f"'{r}'" for r in refs)
+            ids = ", ".join("'" + r.replace("'", "''") + "'" for r in refs)  # SQL string literals
             sql = services.run_sql(
                 f"SELECT id, title, disposition, institution, year FROM findings WHERE id IN ({ids}) ORDER BY id"
             )
