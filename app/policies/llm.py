@@ -31,10 +31,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from app.llm.errors import PolicyError
 from app.llm.providers import CallGuard, make_chat_model, structured_method
+from app.llm.structured import (
+    field_list,
+    parse_reply,
+    short,
+    strip_fences,
+    strip_think,
+    text_of,
+    validated,
+)
 from graph import prompts as P
 from graph.ports import Turn
 from graph.schemas import (
@@ -63,7 +72,6 @@ MAX_SUMMARY_CHARS = 1500
 MAX_CHAT_CHARS = 2000
 YEARS = range(1948, 2101)
 _MARKER = re.compile(r"\[(\d+)\]")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _SELECT = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
 
 
@@ -189,7 +197,7 @@ class LlmPolicies:
                 ),
             ),
         )
-        sql = _strip_fences(q.sql).strip().rstrip(";").strip()
+        sql = strip_fences(q.sql).strip().rstrip(";").strip()
         if not _SELECT.match(sql) or ";" in sql:
             raise PolicyError("the SQL is not a single SELECT")
         return q.model_copy(update={"sql": sql})
@@ -301,7 +309,7 @@ class LlmPolicies:
                 )
             ),
         ]
-        text = _strip_think(_text(self._call(lambda: self.model.invoke(messages)))).strip()
+        text = strip_think(text_of(self._call(lambda: self.model.invoke(messages)))).strip()
         if not text:
             raise PolicyError("empty reply")
         return text[:MAX_CHAT_CHARS]
@@ -341,7 +349,7 @@ class LlmPolicies:
             system += P.JSON_REPLY.format(fields=field_list(schema))
         messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(user)]
         if self.method == "prompt":
-            return parse_reply(schema, _text(self._call(lambda: self.model.invoke(messages))))
+            return parse_reply(schema, text_of(self._call(lambda: self.model.invoke(messages))))
         runnable = self._runnables.get(schema)
         if runnable is None:
             runnable = self.model.with_structured_output(
@@ -357,12 +365,10 @@ class LlmPolicies:
         raw = out.get("raw") if isinstance(out, dict) else None
         for call in getattr(raw, "tool_calls", None) or []:
             return validated(schema, call.get("args") or {})
-        if raw is not None and _text(raw).strip():
-            return parse_reply(schema, _text(raw))
+        if raw is not None and text_of(raw).strip():
+            return parse_reply(schema, text_of(raw))
         error = out.get("parsing_error") if isinstance(out, dict) else None
-        raise PolicyError(
-            f"no structured output ({_short(str(error)) if error else 'empty reply'})"
-        )
+        raise PolicyError(f"no structured output ({short(str(error)) if error else 'empty reply'})")
 
     def _remember_route(self, question: str, d: RouteDecision) -> None:
         with self._lock:
@@ -377,62 +383,6 @@ class LlmPolicies:
 
 
 # -- parsing and checks ----------------------------------------------------------------------
-
-
-def parse_reply(schema: type[M], text: str) -> M:
-    """The first JSON object in a reply (code fences and <think> blocks ignored), validated."""
-    text = _strip_fences(_strip_think(text))
-    start = text.find("{")
-    if start < 0:
-        raise PolicyError(f"no JSON object in the reply: {_short(text, 80)!r}")
-    try:
-        obj, _ = json.JSONDecoder().raw_decode(text[start:])
-    except json.JSONDecodeError as exc:
-        raise PolicyError(f"malformed JSON: {exc.msg} at char {exc.pos}") from None
-    return validated(schema, obj)
-
-
-def validated(schema: type[M], obj: Any) -> M:
-    try:
-        return schema.model_validate(obj)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or schema.__name__
-        raise PolicyError(
-            f"schema violation ({exc.error_count()} error(s)), {where}: {first['msg']}"
-        ) from None
-
-
-def field_list(schema: type[BaseModel]) -> str:
-    """The fields of ``schema`` as an indented list, for prompts that ask for JSON text."""
-    js = schema.model_json_schema()
-    defs = js.get("$defs", {})
-
-    def kind(p: dict[str, Any]) -> str:
-        if "$ref" in p:
-            return "object"
-        if "enum" in p:
-            return " | ".join(json.dumps(v, ensure_ascii=False) for v in p["enum"])
-        if "anyOf" in p:
-            return " or ".join(kind(a) for a in p["anyOf"])
-        if p.get("type") == "array":
-            return f"list of {kind(p.get('items', {}))}"
-        return str(p.get("type", "any"))
-
-    def render(obj: dict[str, Any], indent: str) -> list[str]:
-        lines = []
-        required = set(obj.get("required", []))
-        for name, p in obj.get("properties", {}).items():
-            note = p.get("description", "")
-            lines.append(
-                f"{indent}- {name}: {kind(p)}{'' if name in required else ' (optional)'}{': ' + note if note else ''}"
-            )
-            ref = p.get("$ref") or p.get("items", {}).get("$ref")
-            if ref:
-                lines += render(defs[ref.rsplit("/", 1)[-1]], indent + "  ")
-        return lines
-
-    return "\n".join(render(js, ""))
 
 
 def _checked_answer(answer: AnalystAnswer, docs: Sequence[Doc]) -> AnalystAnswer:
@@ -494,30 +444,9 @@ def _distinct(values: list[str]) -> list[str]:
     return list(dict.fromkeys(v.strip() for v in values if v and v.strip()))
 
 
-def _text(message: Any) -> str:
-    content = getattr(message, "content", message)
-    if isinstance(content, list):
-        return "".join(c if isinstance(c, str) else str(c.get("text", "")) for c in content)
-    return str(content or "")
-
-
-def _strip_think(text: str) -> str:
-    return _THINK.sub("", text)
-
-
-def _strip_fences(text: str) -> str:
-    m = re.search(r"```(?:json|sql)?\s*(.*?)```", text, re.DOTALL | re.IGNORECASE)
-    return m.group(1) if m else text
-
-
 def _squash(text: str) -> str:
     return "".join(text.split())
 
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

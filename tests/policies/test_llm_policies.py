@@ -29,7 +29,8 @@ from app.llm import (
     structured_method,
     to_llm_error,
 )
-from app.policies.llm import LlmPolicies, field_list
+from app.llm.structured import field_list
+from app.policies.llm import LlmPolicies
 from app.settings import Settings
 from graph.ports import Turn
 from graph.schemas import AnalystAnswer, AnswerSentence, FieldSelection, GradeBatch, RouteDecision
