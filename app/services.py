@@ -13,6 +13,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.session import make_engine, make_session_factory
 from app.embeddings.base import Embedder, make_embedder
 from app.ingest.pipeline import Ingestor
+from app.retrieval.corpus import SqlCorpus
+from app.retrieval.hybrid import HybridRetriever
+from app.retrieval.sop import SopRetriever
 from app.settings import Settings
 from app.vectorstore.milvus import MilvusVectorStore
 
@@ -78,9 +81,31 @@ class Services:
 
     @cached_property
     def policies(self):  # noqa: ANN201 - graph.ports.Policies
+        """Offline policies, with the configured LLM in front of them (AURA_LLM_PROVIDER)."""
+        from app.policies.fallback import FallbackPolicies
         from app.policies.offline import OfflinePolicies
 
-        return OfflinePolicies(self.embedder, self.catalog, self.glossary)
+        return FallbackPolicies.from_settings(self.settings, OfflinePolicies(self.embedder, self.catalog, self.glossary))
+
+    @cached_property
+    def corpus(self) -> SqlCorpus:
+        """The chunks in SQL as a lexical index + evidence source (rebuilt after new ingests)."""
+        return SqlCorpus(self.sessions)
+
+    @cached_property
+    def retriever(self) -> HybridRetriever:
+        """Dense (Milvus) + lexical (Kiwi BM25) search over ingested reports, fused."""
+        from app.retrieval.dense import DenseRetriever
+        from app.retrieval.rerank import make_reranker
+
+        return HybridRetriever(
+            DenseRetriever(self.embedder, self.vectors), self.corpus, self.corpus, reranker=make_reranker()
+        )
+
+    @cached_property
+    def sop_retriever(self) -> SopRetriever:
+        """Search over the SOP clauses (audit procedures and criteria)."""
+        return SopRetriever(self.sessions, self.embedder)
 
     def close(self) -> None:
         if "vectors" in self.__dict__:

@@ -44,7 +44,7 @@ def step(name: str) -> Callable[[Callable[..., tuple[dict[str, Any], StepInfo]]]
                 entry["llm_calls"] = info.decided.llm_calls
                 if info.decided.error:
                     entry["error"] = info.decided.error
-                    log.warning("%s fell back to the offline policy: %s", name, info.decided.error)
+                    log.debug("%s fell back to the offline policy: %s", name, info.decided.error)
             base = update.pop("steps", state.get("steps") or [])
             update["steps"] = [*base, entry]
             emit({"event": "step", "status": "finished", **entry})
