@@ -1,4 +1,4 @@
-"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench."""
+"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench, serve, keys."""
 
 from __future__ import annotations
 
@@ -201,6 +201,65 @@ def bench_ingest(
 
     for line in run(paths, cached=cached):
         _emit_json(line)
+
+
+keys_app = typer.Typer(help="API keys for the HTTP API.", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+) -> None:
+    """Run the HTTP API (uvicorn, one worker: this process owns the Milvus Lite directory)."""
+    import uvicorn
+
+    from app.api.main import serve_app
+
+    uvicorn.run(serve_app(), host=host, port=port, workers=1)
+
+
+@keys_app.command("create")
+def keys_create(name: Annotated[str, typer.Argument(help="Who or what the key is for.")]) -> None:
+    """Create a key; it is printed once and only its hash is stored."""
+    from app.keys import KeyCommandError, create_key
+
+    try:
+        info, key = create_key(_services().sessions, name)
+    except KeyCommandError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    err.print(f"key '{info.name}' created; it is shown only now:")
+    typer.echo(key)
+
+
+@keys_app.command("list")
+def keys_list(as_json: JsonFlag = False) -> None:
+    """Keys with their prefix, creation time and whether they are revoked."""
+    from dataclasses import asdict
+
+    from app.keys import list_keys
+
+    keys = list_keys(_services().sessions)
+    if as_json:
+        _emit_json([asdict(k) for k in keys])
+        return
+    table = Table("name", "prefix", "created", "revoked")
+    for k in keys:
+        table.add_row(k.name, k.prefix + "…", str(k.created_at)[:19], str(k.revoked_at)[:19] if k.revoked_at else "")
+    out.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(name: Annotated[str, typer.Argument()]) -> None:
+    """Revoke the active key NAME; requests with it get 401 from then on."""
+    from app.keys import revoke_key
+
+    if not revoke_key(_services().sessions, name):
+        err.print(f"[red]error:[/red] no active key named '{name}'")
+        raise typer.Exit(1)
+    out.print(f"key '{name}' revoked")
 
 
 def main() -> None:

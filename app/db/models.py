@@ -147,3 +147,64 @@ class SopClause(Base):
     ordinal: Mapped[int] = mapped_column(Integer)
     title: Mapped[str] = mapped_column(String(256))
     text: Mapped[str] = mapped_column(Text)
+
+
+# -- HTTP API: keys, thread ownership, upload jobs, report drafts ---------------------------------
+
+
+class ApiKey(Base):
+    """An API key. Only the sha256 of the key is stored; ``prefix`` (its first characters) finds
+    the candidates and names the key in listings."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    prefix: Mapped[str] = mapped_column(String(16), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class ThreadRecord(Base):
+    """Who owns a conversation thread (its messages live in the LangGraph checkpointer)."""
+
+    __tablename__ = "api_threads"
+
+    thread_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    title: Mapped[str] = mapped_column(String(128), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class IngestJob(Base):
+    """One upload: its files are ingested by the API's background worker, one job at a time."""
+
+    __tablename__ = "api_ingest_jobs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    """'queued' | 'running' | 'done' | 'failed'."""
+    files: Mapped[list[dict]] = mapped_column(JSON, default=list)
+    """Per file: {file, status, findings, chunks, error}; status 'queued' until ingested."""
+    summary: Mapped[dict | None] = mapped_column(JSON, default=None)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ReportDraft(Base):
+    """A report draft made by a report turn, edited by the auditor before export."""
+
+    __tablename__ = "api_report_drafts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    thread_id: Mapped[str | None] = mapped_column(String(128), index=True)
+    title: Mapped[str] = mapped_column(String(512))
+    sections: Mapped[list[dict]] = mapped_column(JSON, default=list)
+    findings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -1,0 +1,67 @@
+"""The FastAPI application: ``create_app(services, agent)`` builds it on the given stores (tests
+pass a Services on a temporary data dir); ``aura serve`` runs it with uvicorn, one worker (the
+process owns the embedded Milvus Lite directory)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.agent.runner import Agent
+from app.api.config import ApiSettings
+from app.api.errors import install_handlers
+from app.api.jobs import IngestWorker
+from app.api.metrics import Metrics, MetricsMiddleware
+from app.api.routes import chat, documents, findings, health, reports, threads
+from app.api.turns import Turns
+from app.services import Services
+
+log = logging.getLogger("aura.api")
+
+DESCRIPTION = """AURA answers audit questions from ingested 감사원 reports, with evidence.
+
+Every `/v1` route needs `Authorization: Bearer <key>` (keys: `aura keys create NAME`).
+Threads, upload jobs and report drafts belong to the key that created them; other keys get
+404. Errors are JSON `{"detail": ...}`."""
+
+
+def create_app(services: Services | None = None, agent: Agent | None = None, api_settings: ApiSettings | None = None) -> FastAPI:
+    owns_services = services is None
+    services = services or Services()
+    api_settings = api_settings or ApiSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.worker.start(resume=True)
+        yield
+        app.state.worker.stop()
+        if owns_services:
+            services.close()
+
+    app = FastAPI(title="AURA API", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    agent = agent or Agent(services)
+    metrics = Metrics()
+    app.state.services = services
+    app.state.agent = agent
+    app.state.api_settings = api_settings
+    app.state.metrics = metrics
+    app.state.turns = Turns(services.sessions, agent, metrics, api_settings.thread_title_chars)
+    app.state.worker = IngestWorker(services.sessions, services.ingestor, services.settings.data_dir, metrics)
+
+    install_handlers(app)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.include_router(health.router)
+    app.include_router(chat.router)
+    app.include_router(threads.router)
+    app.include_router(documents.router, max_body_size=api_settings.max_upload_bytes + documents.MULTIPART_OVERHEAD)
+    app.include_router(findings.router)
+    app.include_router(reports.router)
+    return app
+
+
+def serve_app() -> FastAPI:
+    """The app on the configured stores (for ``aura serve``)."""
+    return create_app()
