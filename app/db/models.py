@@ -18,7 +18,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
+    inspect,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -118,6 +121,12 @@ class Chunk(Base):
     heading: Mapped[str] = mapped_column(String(1024), default="")
     """Report title > finding > section: prepended to the text for embedding and BM25."""
     text: Mapped[str] = mapped_column(Text)
+    lexical: Mapped[str | None] = mapped_column(Text, default=None)
+    """BM25 terms of index_text (Kiwi content morphemes, space-joined), filled at ingest so the
+    lexical index starts without re-tokenizing (see app/retrieval/lexicon.py)."""
+    lexical_words: Mapped[str | None] = mapped_column(Text, default=None)
+    """The Kiwi user words (institution names) found in index_text when ``lexical`` was made,
+    '|'-joined; a chunk is re-tokenized when the current dictionary finds a different set."""
 
     report: Mapped[Report] = relationship(back_populates="chunks")
 
@@ -147,6 +156,23 @@ class SopClause(Base):
     ordinal: Mapped[int] = mapped_column(Integer)
     title: Mapped[str] = mapped_column(String(256))
     text: Mapped[str] = mapped_column(Text)
+
+
+_ADDED_COLUMNS = {"chunks": ("lexical", "lexical_words")}
+"""Nullable columns added after the first release; ``create_all`` does not add columns to an
+existing table, so a store created before them gets them here."""
+
+
+@event.listens_for(Base.metadata, "after_create")
+def _add_missing_columns(target, connection, **kw) -> None:  # noqa: ANN001
+    insp = inspect(connection)
+    for table, columns in _ADDED_COLUMNS.items():
+        if not insp.has_table(table):
+            continue
+        present = {c["name"] for c in insp.get_columns(table)}
+        for col in columns:
+            if col not in present:
+                connection.execute(sql_text(f"ALTER TABLE {table} ADD COLUMN {col} TEXT"))
 
 
 # -- HTTP API: keys, thread ownership, upload jobs, report drafts ---------------------------------

@@ -26,6 +26,7 @@ from app.ingest.chunking import chunk_text
 from app.ingest.documents import parse_document
 from app.ingest.loaders import LoadError, load_document, supported_suffixes
 from app.ingest.parsed import ParsedFinding, ParsedReport, ParsedSection
+from app.retrieval.lexicon import fill_lexical
 from app.vectorstore.milvus import MilvusVectorStore
 
 log = logging.getLogger(__name__)
@@ -188,6 +189,7 @@ class Ingestor:
                 session.flush()  # findings before chunks: chunks reference them (no ORM relationship)
                 session.add_all(chunks)
                 session.flush()
+                fill_lexical(session, chunks)  # BM25 terms, after this report's names are registered
                 self.vectors.delete_report(report_id)
                 if chunks:
                     vecs = self.embedder.embed_passages([c.index_text for c in chunks])
