@@ -31,6 +31,13 @@ TOO_LARGE = {413: _doc("The upload is larger than AURA_MAX_UPLOAD_MB.")}
 UNSUPPORTED = {415: _doc("A file type that AURA cannot read; nothing was stored.")}
 UNAVAILABLE = {503: _doc("The vector store (Milvus) is unavailable; the turn was not saved.")}
 
+def as_json(responses: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The same errors, declared as application/json for a route whose own responses are not
+    JSON (the SSE route: FastAPI would list its errors under text/event-stream)."""
+    ref = {"$ref": "#/components/schemas/ErrorOut"}
+    return {code: {"description": r["description"], "content": {"application/json": {"schema": ref}}} for code, r in responses.items()}
+
+
 VECTOR_ERRORS: tuple[type[BaseException], ...] = (VectorStoreUnavailable, MilvusException, ConnectionError)
 """What the retriever raises when Milvus cannot be reached."""
 

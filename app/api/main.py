@@ -14,6 +14,7 @@ from app.agent.runner import Agent
 from app.api.config import ApiSettings
 from app.api.errors import install_handlers
 from app.api.jobs import IngestWorker
+from app.api.limits import UploadSizeGuard
 from app.api.metrics import Metrics, MetricsMiddleware
 from app.api.routes import chat, documents, findings, health, reports, threads
 from app.api.turns import Turns
@@ -52,11 +53,16 @@ def create_app(services: Services | None = None, agent: Agent | None = None, api
     app.state.worker = IngestWorker(services.sessions, services.ingestor, services.settings.data_dir, metrics)
 
     install_handlers(app)
+    body_limit = api_settings.max_upload_bytes + documents.MULTIPART_OVERHEAD
+    app.add_middleware(
+        UploadSizeGuard, path="/v1/documents", max_bytes=body_limit,
+        detail=f"upload is larger than {api_settings.max_upload_mb:g} MB (AURA_MAX_UPLOAD_MB)",
+    )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     app.include_router(health.router)
     app.include_router(chat.router)
     app.include_router(threads.router)
-    app.include_router(documents.router, max_body_size=api_settings.max_upload_bytes + documents.MULTIPART_OVERHEAD)
+    app.include_router(documents.router, max_body_size=body_limit)
     app.include_router(findings.router)
     app.include_router(reports.router)
     return app

@@ -16,6 +16,7 @@ from app.api.errors import (
     UNAUTHORIZED,
     UNAVAILABLE,
     VECTOR_ERRORS,
+    as_json,
     vector_detail,
 )
 from app.api.schemas import ChatIn, TurnOut
@@ -70,7 +71,7 @@ def chat(turn: Turn, key: CurrentKey, turns: TurnsDep) -> dict[str, Any]:
 @router.post(
     "/stream",
     response_class=EventSourceResponse,
-    responses=ERRORS,
+    responses={200: {"description": "The turn as a stream of events (see the table)."}, **as_json(ERRORS)},
     description=STREAM_DOC,
     summary="Chat (Server-Sent Events)",
 )
