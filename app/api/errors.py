@@ -27,6 +27,7 @@ def _doc(description: str) -> dict[str, Any]:
 BAD_REQUEST = {400: _doc("The input is unusable (for example an empty message); detail says why.")}
 UNAUTHORIZED = {401: _doc("Missing, invalid or revoked API key (send `Authorization: Bearer <key>`).")}
 NOT_FOUND = {404: _doc("No such resource for this API key (resources of other keys are not revealed).")}
+CONFLICT = {409: _doc("Another turn on this thread is running; send the message again when it is done.")}
 TOO_LARGE = {413: _doc("The upload is larger than AURA_MAX_UPLOAD_MB.")}
 UNSUPPORTED = {415: _doc("A file type that AURA cannot read; nothing was stored.")}
 UNAVAILABLE = {503: _doc("The vector store (Milvus) is unavailable; the turn was not saved.")}

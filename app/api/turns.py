@@ -10,8 +10,10 @@ after the one it had before the turn (its history is as before the failed questi
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +36,10 @@ class ThreadNotFound(LookupError):
     pass
 
 
+class ThreadBusy(RuntimeError):
+    """Another turn on the thread is running, or ran since this one was prepared."""
+
+
 @dataclass(frozen=True)
 class PreparedTurn:
     thread_id: str
@@ -46,6 +52,8 @@ class PreparedTurn:
 class Turns:
     def __init__(self, sessions: sessionmaker[Session], agent: Agent, metrics: Metrics, title_chars: int = 60) -> None:
         self.sessions, self.agent, self.metrics, self.title_chars = sessions, agent, metrics, title_chars
+        self._busy: set[str] = set()
+        self._busy_lock = threading.Lock()
 
     @property
     def checkpointer(self) -> BaseCheckpointSaver:
@@ -77,19 +85,43 @@ class Turns:
         return PreparedTurn(thread_id, rec is None, before, text, mode)
 
     # -- running ---------------------------------------------------------------------------------
-    def ask(self, turn: PreparedTurn, key: KeyInfo) -> dict[str, Any]:
+    @contextmanager
+    def _claim(self, turn: PreparedTurn) -> Iterator[None]:
+        """One turn per thread at a time; the thread must still be as ``prepare`` saw it (so two
+        callers racing for one new thread id cannot both write to it)."""
+        with self._busy_lock:
+            if turn.thread_id in self._busy:
+                raise ThreadBusy(f"thread '{turn.thread_id}' is busy with another turn")
+            self._busy.add(turn.thread_id)
         try:
-            result = self.agent.ask(turn.message, turn.thread_id, turn.mode)
-        except BaseException as exc:
-            self.rollback(turn)
-            self.metrics.turn_errors.labels(cause=_cause(exc)).inc()
-            raise
-        draft_id = self._record(turn, key, _ready_draft(result))
+            if self.latest_checkpoint(turn.thread_id) != turn.before_checkpoint:
+                raise ThreadBusy(f"thread '{turn.thread_id}' changed while this turn waited; send it again")
+            yield
+        finally:
+            with self._busy_lock:
+                self._busy.discard(turn.thread_id)
+
+    def ask(self, turn: PreparedTurn, key: KeyInfo) -> dict[str, Any]:
+        with self._claim(turn):
+            try:
+                result = self.agent.ask(turn.message, turn.thread_id, turn.mode)
+            except BaseException as exc:
+                self.rollback(turn)
+                self.metrics.turn_errors.labels(cause=_cause(exc)).inc()
+                raise
+            draft_id = self._record(turn, key, _ready_draft(result))
         self.metrics.record_turn(result)
         return {**result, "report_id": draft_id}
 
     def stream(self, turn: PreparedTurn, key: KeyInfo) -> Iterator[tuple[str, dict[str, Any]]]:
         """(event name, data) pairs; the last is 'done' or 'error'."""
+        try:
+            with self._claim(turn):
+                yield from self._stream(turn, key)
+        except ThreadBusy as exc:
+            yield "error", {"message": str(exc)}
+
+    def _stream(self, turn: PreparedTurn, key: KeyInfo) -> Iterator[tuple[str, dict[str, Any]]]:
         draft_id: str | None = None
         finished = False
         try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 EXPECTED = {
-    ("post", "/v1/chat"): {"400", "401", "404", "422", "503"},
+    ("post", "/v1/chat"): {"400", "401", "404", "409", "422", "503"},
     ("post", "/v1/chat/stream"): {"400", "401", "404", "422"},
     ("get", "/v1/threads"): {"401"},
     ("get", "/v1/threads/{thread_id}"): {"401", "404", "422"},

@@ -12,6 +12,7 @@ from app.agent.runner import BadRequest
 from app.api.deps import CurrentKey, TurnsDep, not_found
 from app.api.errors import (
     BAD_REQUEST,
+    CONFLICT,
     NOT_FOUND,
     UNAUTHORIZED,
     UNAVAILABLE,
@@ -20,7 +21,7 @@ from app.api.errors import (
     vector_detail,
 )
 from app.api.schemas import ChatIn, TurnOut
-from app.api.turns import PreparedTurn, ThreadNotFound
+from app.api.turns import PreparedTurn, ThreadBusy, ThreadNotFound
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 
@@ -37,7 +38,7 @@ name and every `data:` is JSON:
 | `sql_result` | `{query, columns, rows, error}` |
 | `report_trigger` | `{draft: {title, findings, sections}, report_id}`: the stored draft |
 | `done` | the full turn, as `POST /v1/chat` returns it (with `report_id`) |
-| `error` | `{message}`: the turn failed and nothing of it was saved |
+| `error` | `{message}`: the turn failed (or the thread was busy) and nothing of it was saved |
 
 `step` comes first; `done` or `error` is the last event. Bad input, an unknown thread and a
 missing key are refused with a JSON error before the stream starts.
@@ -56,7 +57,7 @@ def prepared_turn(body: ChatIn, key: CurrentKey, turns: TurnsDep) -> PreparedTur
 Turn = Annotated[PreparedTurn, Depends(prepared_turn)]
 
 
-@router.post("", response_model=TurnOut, responses={**ERRORS, **UNAVAILABLE})
+@router.post("", response_model=TurnOut, responses={**ERRORS, **CONFLICT, **UNAVAILABLE})
 def chat(turn: Turn, key: CurrentKey, turns: TurnsDep) -> dict[str, Any]:
     """One turn: the answer with its evidence, SQL result, report draft and steps. A turn that
     fails saves nothing (a new thread is not created)."""
@@ -64,6 +65,8 @@ def chat(turn: Turn, key: CurrentKey, turns: TurnsDep) -> dict[str, Any]:
         return turns.ask(turn, key)
     except BadRequest as exc:
         raise HTTPException(status.HTTP_400_BAD_REQUEST, str(exc)) from exc
+    except ThreadBusy as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
     except VECTOR_ERRORS as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, vector_detail(exc)) from exc
 

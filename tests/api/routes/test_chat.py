@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.api.turns import ThreadBusy
 from app.db.models import ReportDraft, ThreadRecord
+from app.keys import verify_key
 from app.vectorstore.milvus import VectorStoreUnavailable
 from tests.api.utils import count, has_checkpoint, stream_turn
 
@@ -123,3 +125,27 @@ def test_vector_store_down_mid_stream_ends_with_error_event(client, app, api_ser
     assert events[-1][1]["message"].startswith("vector store unavailable")
     assert count(api_services, ThreadRecord) == threads
     assert not has_checkpoint(app, "down-stream")
+
+
+def test_one_turn_per_thread_at_a_time(client, app, api_services, alice):
+    turns = app.state.turns
+    turns._busy.add("busy-1")
+    try:
+        r = client.post("/v1/chat", json={"message": "안녕하세요", "thread_id": "busy-1"}, headers=alice)
+        assert r.status_code == 409 and "busy" in r.json()["detail"]
+        events = stream_turn(client, alice, message="안녕하세요", thread_id="busy-1")
+        assert events == [("error", {"message": "thread 'busy-1' is busy with another turn"})]
+    finally:
+        turns._busy.discard("busy-1")
+    assert not has_checkpoint(app, "busy-1")
+
+
+def test_two_keys_racing_for_one_new_thread_id(client, app, api_services, alice, bob):
+    """Bob's turn was prepared (thread unknown) before Alice's turn created the thread: it is
+    refused when it starts, and Alice's thread is untouched."""
+    bob_key = verify_key(api_services.sessions, bob["Authorization"].split()[1])[0]
+    stale = app.state.turns.prepare("안녕", "race-1", "auto", bob_key)
+    assert client.post("/v1/chat", json={"message": "안녕하세요", "thread_id": "race-1"}, headers=alice).status_code == 200
+    with pytest.raises(ThreadBusy):
+        app.state.turns.ask(stale, bob_key)
+    assert len(client.get("/v1/threads/race-1", headers=alice).json()["messages"]) == 2
