@@ -10,8 +10,9 @@ from fastapi.testclient import TestClient
 
 from app.api import create_app
 from app.api.config import ApiSettings
+from app.api.jobs import upload_dir
 from app.db.models import IngestJob, Report
-from app.keys import create_key
+from app.keys import create_key, verify_key
 from app.services import Services
 from app.settings import Settings
 from tests.api.utils import count
@@ -144,3 +145,18 @@ def test_upload_needs_a_key(upload_app, store):
     r = client.post("/v1/documents", files=[("files", ("a.txt", "감사".encode(), "text/plain"))])
     assert r.status_code == 401
     assert _stored(store) == before
+
+
+def test_jobs_left_queued_run_at_start_up(store, keys):
+    """A job saved but not ingested (the process stopped) is picked up when the app starts."""
+    owner = verify_key(store.sessions, keys[0]["Authorization"].split()[1])[0]
+    folder = upload_dir(store.settings.data_dir, "leftover")
+    folder.mkdir(parents=True)
+    (folder / "left.md").write_text("# 남은 문서\n\n재시작 후 처리됩니다.", encoding="utf-8")
+    with store.sessions() as s:
+        s.add(IngestJob(id="leftover", owner_key_id=owner.id, status="running",
+                        files=[{"file": "left.md", "status": "queued", "findings": 0, "chunks": 0, "error": None}]))
+        s.commit()
+    with TestClient(create_app(store)) as client:
+        job = _wait(client, "leftover", keys[0])
+    assert job["status"] == "done" and job["files"][0]["status"] == "ingested"
