@@ -47,3 +47,20 @@ def embedder():
     from app.embeddings.base import make_embedder
 
     return make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
+
+
+@pytest.fixture(scope="session")
+def real_services(tmp_path_factory):
+    """The 12 real 감사원 reports and the SOP ingested once per test session (slow tests only).
+    Embeddings come from the shared cache after the first run."""
+    from app.ingest.sop import ingest_sop_dir
+    from app.services import Services
+
+    require_shared()
+    settings = Settings(data_dir=tmp_path_factory.mktemp("real-store"), embedding_cache_path=EMBED_CACHE)
+    services = Services(settings)
+    summary = services.ingestor.ingest([BAI_REPORTS])
+    assert summary.errors == [], summary.errors
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    yield services
+    services.close()

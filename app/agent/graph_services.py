@@ -43,7 +43,7 @@ class AppGraphServices:
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         return [
-            {"id": h.id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
+            {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
             for h in self.services.sop_retriever.search(query, k)
         ]
 
