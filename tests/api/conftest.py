@@ -29,11 +29,13 @@ def _sop_hit_shim() -> None:
     """WORKAROUND, not API code: the retrieval rewrite in progress (app/retrieval/sop.py) names
     the clause id ``clause_id`` while app/agent/graph_services.py still reads ``h.id``, so every
     deep/report turn fails in retrieve_sop. Until the two agree, the API tests read
-    ``clause_id``; the shim switches itself off once SopHit has ``id`` again."""
+    ``clause_id``; the shim does nothing once graph_services reads ``clause_id`` (delete it then)."""
+    import inspect
+
     from app.agent.graph_services import AppGraphServices
     from app.retrieval.sop import SopHit
 
-    if "id" in SopHit.model_fields or "clause_id" not in SopHit.model_fields:
+    if "h.id," not in inspect.getsource(AppGraphServices.search_sop) or "id" in SopHit.model_fields:
         return
 
     def search_sop(self, query: str, k: int) -> list[dict]:
