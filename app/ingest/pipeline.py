@@ -286,11 +286,12 @@ class Ingestor:
 
 def chunk_metadata(report: Report, chunk: Chunk, finding: Finding | None) -> dict:
     """The filterable metadata of a chunk, as stored next to its vector."""
-    institutions = list(report.institutions or [])
+    institutions: list[str] = []
     dispositions: list[str] = []
-    if finding is not None:
-        institutions += [finding.responsible_org or ""] + (finding.action_orgs or "").split(", ")
+    if finding is not None:  # the finding's own institutions first: they name what it is about
+        institutions += [finding.responsible_org or "", *(finding.action_orgs or "").split(", ")]
         dispositions = finding.disposition_list
+    institutions += list(report.institutions or [])
     return {
         "report_id": report.id,
         "finding_id": chunk.finding_id or "",

@@ -198,3 +198,15 @@ def test_chat_memory_and_help():
     s = chat.summarize("", [Turn("q1", "a1")])
     s = chat.summarize(s, [Turn("q2", "a2")])
     assert s.splitlines() == ["Q: q1 → A: a1", "Q: q2 → A: a2"]
+
+
+def test_findings_are_numbered_in_follow_up_order_and_report_passages_are_not():
+    from graph.nodes.route import finding_order
+
+    summary = dict(doc(2, None, text="감사결과 총괄 내용이다. 주의를 촉구하였다."), section="report_summary")
+    docs = [doc(1, "F1"), summary, doc(3, "F2")]
+    ans = analyst.analyze_documents("가람시 계약", docs, "")
+    numbered = [s.text.split(" ", 1)[0] for s in ans.sentences if s.text[:1].isdigit()]
+    assert numbered == ["1.", "2."]
+    second = next(s for s in ans.sentences if s.text.startswith("2."))
+    assert second.citations == [3] and finding_order(docs)[1] == "F2"  # '2번 항목' is what the user saw as 2.

@@ -78,10 +78,15 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str) -> AnalystA
     head = (f"질문과 가장 관련된 근거는 「{first['report_title']}」의 '{label}'입니다 [{groups[0][1][0]}]."
             if lang == "ko" else f"The most relevant evidence is '{label}' in the report 「{first['report_title']}」 [{groups[0][1][0]}].")
     sentences = [AnswerSentence(text=head, citations=[groups[0][1][0]], quote=quote)]
-    for rank, (_, idxs) in enumerate(groups, start=1):
+    # Findings are numbered in evidence order (the order follow-ups such as '2번 항목' resolve
+    # against); report-level passages follow, unnumbered.
+    findings = [g for g in groups if not g[0].startswith("report:")]
+    others = [g for g in groups if g[0].startswith("report:")]
+    for rank, (_, idxs) in enumerate([*findings, *others], start=1):
         d = docs[idxs[0] - 1]
         label, quote = _label(d, lang)
-        sentences.append(AnswerSentence(text=f"{rank}. {label} [{idxs[0]}]", citations=[idxs[0]], quote=quote))
+        bullet = f"{rank}." if rank <= len(findings) else "-"
+        sentences.append(AnswerSentence(text=f"{bullet} {label} [{idxs[0]}]", citations=[idxs[0]], quote=quote))
         picked = 0
         for i in idxs:
             for sentence in best_sentences(question, docs[i - 1]["text"], SENTENCES_PER_FINDING - picked):
