@@ -182,7 +182,7 @@ class ApiKey(Base):
     """An API key. Only the sha256 of the key is stored; ``prefix`` (its first characters) finds
     the candidates and names the key in listings."""
 
-    __tablename__ = "api_keys"
+    __tablename__ = "api_credentials"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64), index=True)
@@ -198,7 +198,7 @@ class ThreadRecord(Base):
     __tablename__ = "api_threads"
 
     thread_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_credentials.id", ondelete="CASCADE"), index=True)
     title: Mapped[str] = mapped_column(String(128), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
@@ -210,7 +210,7 @@ class IngestJob(Base):
     __tablename__ = "api_ingest_jobs"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_credentials.id", ondelete="CASCADE"), index=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")
     """'queued' | 'running' | 'done' | 'failed'."""
     files: Mapped[list[dict]] = mapped_column(JSON, default=list)
@@ -227,7 +227,7 @@ class ReportDraft(Base):
     __tablename__ = "api_report_drafts"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_credentials.id", ondelete="CASCADE"), index=True)
     thread_id: Mapped[str | None] = mapped_column(String(128), index=True)
     title: Mapped[str] = mapped_column(String(512))
     sections: Mapped[list[dict]] = mapped_column(JSON, default=list)

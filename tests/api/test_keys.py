@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from app.cli import app as cli
 from app.db.models import ApiKey
 from app.keys import KeyCommandError, create_key, list_keys, revoke_key, verify_key
+from app.sql.validator import SqlRejected
 
 
 def test_only_the_hash_is_stored(services):
@@ -47,3 +48,10 @@ def test_cli(tmp_path, monkeypatch):
     assert runner.invoke(cli, ["keys", "create", "alice"]).exit_code == 1
     assert runner.invoke(cli, ["keys", "revoke", "alice"]).exit_code == 0
     assert runner.invoke(cli, ["keys", "revoke", "alice"]).exit_code == 1
+
+
+def test_sql_fast_track_cannot_read_the_api_tables(api_services, alice):
+    """Key hashes, thread owners, jobs and drafts are not on the read-only SQL allow-list."""
+    for table in ("api_credentials", "api_threads", "api_ingest_jobs", "api_report_drafts"):
+        with pytest.raises(SqlRejected):
+            api_services.sql.run(f"SELECT * FROM {table}")
