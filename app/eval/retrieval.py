@@ -109,16 +109,17 @@ def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[Hyb
             services.close()
 
 
-def unit_of(e: Evidence, group_by: str | None) -> str:
-    if group_by == "finding_id":
+def unit_of(e: Evidence, dataset: Dataset) -> str:
+    """The unit gold ids name: a finding (report sets; report-level chunks are their own unit)
+    or a passage."""
+    if dataset.reports_dir is not None:
         return e.finding_id or e.chunk_id
-    if group_by == "report_id":
-        return e.report_id
-    return e.chunk_id
+    return e.report_id
 
 
 def evaluate(retriever: HybridRetriever, dataset: Dataset, methods: list[str], k: int = 10) -> list[MethodResult]:
-    """Run every question through each method; metrics over deduplicated units."""
+    """Run every question through each method; metrics over deduplicated units (several chunks
+    of one finding or passage count once)."""
     golds = [set(q.gold_ids) for q in dataset.questions]
     results = []
     retriever.search(dataset.questions[0].question, k, mode="hybrid")  # warm-up (model, Kiwi)
@@ -130,7 +131,7 @@ def evaluate(retriever: HybridRetriever, dataset: Dataset, methods: list[str], k
             t0 = time.perf_counter()
             hits = retriever.search(q.question, k, q.filters, mode=mode)
             times.append((time.perf_counter() - t0) * 1000)
-            rankings.append(dedupe(unit_of(e, retriever.group_by) for e in hits))
+            rankings.append(dedupe(unit_of(e, dataset) for e in hits))
         results.append(
             MethodResult(
                 name,

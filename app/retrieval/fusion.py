@@ -80,33 +80,55 @@ class ScoreFusion:
 
 
 class CoverageFusion:
-    """Lexical score as a share of the query it covers, plus a bounded dense bonus.
+    """Query-dependent convex fusion gated by how much of the query the lexical top covers.
 
-    fused(d) = bm25(d) / ceiling(q)  +  w * minmax_dense(d)
+        g        = min(1, coverage / full_coverage),  coverage = bm25(top) / ceiling(q)
+        fused(d) = g * bm25(d) / bm25(top)  +  (1 - g) * minmax_dense(d)
+                   + w * (k + 1) / (k + dense_rank(d))
 
-    ``ceiling(q)`` is the summed IDF of the query's terms (``BM25Index.ceiling``), so the lexical
-    term is large only when a document covers much of the query; a paraphrase or an English
-    question that shares few terms with the text gets small lexical values and the dense order
-    decides. Dense scores are min-max normalised over the dense list, so the dense part can lift a
-    document by at most ``w``: it reorders lexical near-ties and adds what lexical missed, but
-    cannot overturn a clear lexical match. A part votes only for documents it returned (lexical
-    returns only documents sharing a term). Parts other than 'lexical' and 'dense' are min-max
-    normalised with weight 1. Without a ceiling the lexical list is divided by its top score.
+    ``ceiling(q)`` is the summed IDF of the query's terms (``BM25Index.ceiling``). A question
+    that shares most of its terms with some passage (a keyword-heavy question) is a lexical
+    question: g = 1 and BM25's own order leads. A paraphrase or an English question covers
+    little of its terms anywhere, g falls towards 0 and the dense order takes over. The last
+    term is a small rank-based dense vote that breaks lexical near-ties in the dense part's
+    favour without overturning a clear lexical lead. A part votes only for documents it returned
+    (the lexical index returns only documents sharing a term with the query; a query that matches
+    nothing lexically is ranked by dense alone). Parts other than these two are min-max
+    normalised with weight 1.
     """
 
-    def __init__(self, dense_weight: float = 0.1, lexical_part: str = "lexical", dense_part: str = "dense") -> None:
-        self.w, self.lexical_part, self.dense_part = dense_weight, lexical_part, dense_part
+    def __init__(
+        self,
+        full_coverage: float = 0.4,
+        dense_vote: float = 0.15,
+        rank_k: int = 1,
+        lexical_part: str = "lexical",
+        dense_part: str = "dense",
+    ) -> None:
+        self.full_coverage, self.w, self.rank_k = full_coverage, dense_vote, rank_k
+        self.lexical_part, self.dense_part = lexical_part, dense_part
+
+    def gate(self, lexical: Sequence[Hit], ceiling: float | None) -> float:
+        """g: 1 for a keyword question, towards 0 when the best lexical match covers little."""
+        if not lexical:
+            return 0.0
+        if not ceiling or ceiling <= 0:
+            return 1.0
+        return min(1.0, lexical[0].score / ceiling / self.full_coverage)
 
     def fuse(
         self, runs: Mapping[str, Sequence[Hit]], k: int, ceilings: Mapping[str, float] | None = None
     ) -> list[Fused]:
+        lexical = runs.get(self.lexical_part, [])
+        g = self.gate(lexical, (ceilings or {}).get(self.lexical_part))
         scores: dict[str, dict[str, float]] = {}
         for part, hits in runs.items():
             if part == self.lexical_part:
-                ceiling = (ceilings or {}).get(part) or (hits[0].score if hits else 1.0)
-                scores[part] = {h.id: h.score / ceiling for h in hits} if ceiling > 0 else {}
+                top = hits[0].score if hits else 0.0
+                scores[part] = {h.id: g * h.score / top for h in hits} if top > 0 else {}
             elif part == self.dense_part:
-                scores[part] = {i: self.w * v for i, v in minmax(hits).items()}
+                vote = {h.id: self.w * (self.rank_k + 1) / (self.rank_k + h.rank) for h in hits}
+                scores[part] = {i: (1.0 - g) * v + vote[i] for i, v in minmax(hits).items()}
             else:
                 scores[part] = minmax(hits)
         return _collect(runs, scores)[:k]
