@@ -107,6 +107,26 @@ class Services:
         """Search over the SOP clauses (audit procedures and criteria)."""
         return SopRetriever(self.sessions, self.embedder)
 
+    def warm_up(self) -> dict[str, float]:
+        """Pay at start-up what the first request would pay otherwise: the embedder, Kiwi,
+        Milvus, the lexical and SOP indexes and the policies. Returns seconds per part."""
+        import time
+
+        from app.text.korean import get_kiwi
+
+        timings: dict[str, float] = {}
+        for name, step in (
+            ("embedder", lambda: self.embedder.embed_queries(["감사"])),
+            ("kiwi", get_kiwi),
+            ("retriever", lambda: self.retriever.search("감사 지적사항", k=1)),
+            ("sop", lambda: self.sop_retriever.search("주의 요구", 1)),
+            ("policies", lambda: self.policies),
+        ):
+            t0 = time.perf_counter()
+            step()
+            timings[name] = round(time.perf_counter() - t0, 3)
+        return timings
+
     def close(self) -> None:
         if "vectors" in self.__dict__:
             self.vectors.close()

@@ -4,6 +4,7 @@ process owns the embedded Milvus Lite directory)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +37,10 @@ def create_app(services: Services | None = None, agent: Agent | None = None, api
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            log.info("warm-up: %s", await asyncio.to_thread(services.warm_up))
+        except Exception as exc:  # e.g. Milvus down: serve anyway, /readyz says what is wrong
+            log.warning("warm-up failed: %s", exc)
         app.state.worker.start(resume=True)
         yield
         app.state.worker.stop()

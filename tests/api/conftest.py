@@ -25,31 +25,8 @@ def api_services(tmp_path_factory):
     services.close()
 
 
-def _sop_hit_shim() -> None:
-    """WORKAROUND, not API code: the retrieval rewrite in progress (app/retrieval/sop.py) names
-    the clause id ``clause_id`` while app/agent/graph_services.py still reads ``h.id``, so every
-    deep/report turn fails in retrieve_sop. Until the two agree, the API tests read
-    ``clause_id``; the shim does nothing once graph_services reads ``clause_id`` (delete it then)."""
-    import inspect
-
-    from app.agent.graph_services import AppGraphServices
-    from app.retrieval.sop import SopHit
-
-    if "h.id," not in inspect.getsource(AppGraphServices.search_sop) or "id" in SopHit.model_fields:
-        return
-
-    def search_sop(self, query: str, k: int) -> list[dict]:
-        return [
-            {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
-            for h in self.services.sop_retriever.search(query, k)
-        ]
-
-    AppGraphServices.search_sop = search_sop
-
-
 @pytest.fixture(scope="session")
 def app(api_services):
-    _sop_hit_shim()
     return create_app(api_services)
 
 

@@ -39,12 +39,10 @@ class OfflineRouter:
     def __init__(self, embedder: Embedder, catalog: Catalog, domain_terms: set[str]) -> None:
         self.embedder, self.catalog, self.domain_terms = embedder, catalog, domain_terms
         self.examples = load_examples()
-        self._example_vecs: np.ndarray | None = None
+        self._example_vecs: np.ndarray = embedder.embed_queries([t for _, t in self.examples])
 
     def nearest_track(self, question: str) -> tuple[str, float]:
         """The track whose two nearest examples are most similar on average."""
-        if self._example_vecs is None:
-            self._example_vecs = self.embedder.embed_queries([t for _, t in self.examples])
         sims = self._example_vecs @ self.embedder.embed_queries([question])[0]
         best: tuple[str, float] = ("chat", -1.0)
         for track in ("chat", "fast", "deep", "report"):
