@@ -234,6 +234,22 @@ def keys_create(name: Annotated[str, typer.Argument(help="Who or what the key is
     typer.echo(key)
 
 
+@keys_app.command("ensure")
+def keys_ensure(
+    name: Annotated[str, typer.Argument(help="Who or what the key is for.")],
+    file: Annotated[Path, typer.Option("--file", help="Where the key is kept (written with mode 0600).")],
+) -> None:
+    """Create key NAME and write it to FILE, only if FILE does not exist (for `make run` and the UI)."""
+    from app.keys import KeyCommandError, ensure_key_file
+
+    try:
+        created = ensure_key_file(_services().sessions, name, file)
+    except (KeyCommandError, OSError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    err.print(f"key '{name}' written to {file}" if created else f"{file} exists; nothing to do")
+
+
 @keys_app.command("list")
 def keys_list(as_json: JsonFlag = False) -> None:
     """Keys with their prefix, creation time and whether they are revoked."""

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -82,3 +84,17 @@ def verify_key(sessions: sessionmaker[Session], presented: str) -> tuple[KeyInfo
             if hmac.compare_digest(k.key_hash, digest):
                 return (None, "API key has been revoked") if k.revoked_at else (_info(k), "")
     return None, "invalid API key"
+
+
+def ensure_key_file(sessions: sessionmaker[Session], name: str, path: Path) -> bool:
+    """Create a key NAME and write it to PATH (mode 0600) unless PATH exists; True when created.
+    An active key NAME without its file is revoked first: its value cannot be recovered."""
+    if path.exists():
+        return False
+    revoke_key(sessions, name)
+    _, key = create_key(sessions, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    return True

@@ -17,7 +17,7 @@ from app.api.errors import install_handlers
 from app.api.jobs import IngestWorker
 from app.api.limits import UploadSizeGuard
 from app.api.metrics import Metrics, MetricsMiddleware
-from app.api.routes import chat, documents, findings, health, reports, threads
+from app.api.routes import chat, chunks, documents, findings, health, reports, threads
 from app.api.turns import Turns
 from app.services import Services
 
@@ -70,6 +70,7 @@ def create_app(services: Services | None = None, agent: Agent | None = None, api
     app.include_router(documents.router, max_body_size=body_limit)
     app.include_router(findings.router)
     app.include_router(reports.router)
+    app.include_router(chunks.router)
     return app
 
 

@@ -142,6 +142,20 @@ class FindingPage(BaseModel):
     items: list[FindingOut]
 
 
+# -- chunks --------------------------------------------------------------------------------------
+class ChunkOut(BaseModel):
+    chunk_id: str
+    report_id: str
+    report_title: str
+    finding_id: str | None = None
+    finding_title: str | None = None
+    section: str = Field(description="overview | criteria | problems | opinion | actions, or a report-level section.")
+    page: int
+    text: str = Field(description="The passage; an evidence quote is a span of it (up to whitespace).")
+    heading: str = ""
+    dispositions: list[str] = Field([], description="The finding's dispositions (주의, 통보, 시정, ...).")
+
+
 # -- reports -------------------------------------------------------------------------------------
 class Section(BaseModel):
     key: str = Field(min_length=1, max_length=64)

@@ -14,6 +14,7 @@ EXPECTED = {
     ("get", "/v1/reports/{report_id}"): {"401", "404", "422"},
     ("put", "/v1/reports/{report_id}"): {"401", "404", "422"},
     ("get", "/v1/reports/{report_id}/export"): {"401", "404", "422"},
+    ("get", "/v1/chunks/{chunk_id}"): {"401", "404", "422"},
     ("get", "/healthz"): set(),
     ("get", "/readyz"): {"503"},
     ("get", "/metrics"): set(),
