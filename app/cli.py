@@ -1,4 +1,4 @@
-"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench, serve, keys."""
+"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench, serve, ui, keys."""
 
 from __future__ import annotations
 
@@ -218,6 +218,28 @@ def serve(
     from app.api.main import serve_app
 
     uvicorn.run(serve_app(), host=host, port=port, workers=1)
+
+
+@app.command()
+def ui(
+    api: Annotated[str | None, typer.Option(help="The API's base URL (default: AURA_API_URL or http://127.0.0.1:8000).")] = None,
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8501,
+) -> None:
+    """Run the Streamlit UI. It talks to the API over HTTP with the key from AURA_API_KEY or the
+    key file (AURA_API_KEY_FILE, default <AURA_DATA_DIR>/ui.key)."""
+    import os
+
+    import app.ui
+
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    if api:
+        env["AURA_API_URL"] = api
+    script = Path(app.ui.__file__).with_name("streamlit_app.py")
+    args = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", host, "--server.port", str(port),
+            "--server.headless", "true", "--server.fileWatcherType", "none", "--client.toolbarMode", "minimal"]
+    sys.stdout.flush()
+    os.execve(sys.executable, args, env)  # the UI replaces this process: stopping it stops the UI
 
 
 @keys_app.command("create")
