@@ -13,11 +13,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## make run: set up, ingest the sample reports and SOP, start the product on the embedded defaults
+## make run: set up, ingest the sample reports and SOP, start the API (:8000) and the UI (:8501)
 run: $(STAMP)
 	$(VENV)/bin/aura ingest data/samples
 	$(VENV)/bin/aura sop ingest sop
-	$(VENV)/bin/aura status
+	$(VENV)/bin/aura keys ensure ui --file $${AURA_DATA_DIR:-var}/ui.key
+	$(VENV)/bin/aura serve --host 127.0.0.1 --port 8000 & api=$$!; \
+	trap 'kill $$api 2>/dev/null' EXIT INT TERM; \
+	for i in $$(seq 120); do curl -sf http://127.0.0.1:8000/readyz >/dev/null && break; sleep 1; done; \
+	echo "API http://127.0.0.1:8000/docs   UI http://127.0.0.1:8501"; \
+	$(VENV)/bin/aura ui --api http://127.0.0.1:8000 --host 127.0.0.1 --port 8501
 
 ## make test: set up and run the test suite (slow tests with the 12 real reports included)
 test: $(STAMP)
