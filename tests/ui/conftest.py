@@ -4,6 +4,9 @@ does."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,12 @@ def build_store(data_dir: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def ui_store(tmp_path_factory) -> tuple[Path, Path]:
-    """(data dir, key file) of a closed store for a server process."""
+    """(data dir, key file) of a store for a server process, made the way `make run` makes it:
+    by `aura` subprocesses (Milvus Lite stays locked by a process that opened it)."""
     data_dir = tmp_path_factory.mktemp("ui-store")
-    return data_dir, build_store(data_dir)
+    key_file = data_dir / "ui.key"
+    env = {**os.environ, "AURA_DATA_DIR": str(data_dir), "AURA_EMBEDDING_CACHE_PATH": str(EMBED_CACHE), "HF_HUB_OFFLINE": "1"}
+    for args in (["ingest", str(SAMPLES)], ["sop", "ingest", str(SOP_DIR)], ["keys", "ensure", "ui", "--file", str(key_file)]):
+        done = subprocess.run([sys.executable, "-m", "app.cli", *args], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"aura {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
+    return data_dir, key_file
