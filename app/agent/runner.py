@@ -64,6 +64,10 @@ class Agent:
         text = validate_message(message, mode)
         thread_id = thread_id or uuid.uuid4().hex
         config = self._config(thread_id)
+        # Nodes between their 'started' and 'finished' step events. An LLM call abandoned at its
+        # deadline keeps streaming in its worker thread: its tokens, arriving after the node fell
+        # back and finished, are dropped.
+        running: set[str] = set()
         for kind, payload in self.graph.stream(
             {"messages": [HumanMessage(text)], "mode": mode},
             config,
@@ -71,12 +75,15 @@ class Agent:
             stream_mode=["custom", "messages"],
         ):
             if kind == "custom":
+                if payload.get("event") == "step":
+                    (running.add if payload.get("status") == "started" else running.discard)(payload.get("node"))
                 yield payload
             elif kind == "messages":
                 chunk, meta = payload
                 content = getattr(chunk, "content", "")
-                if content and meta.get("langgraph_node") in ("analyze", "chat"):
-                    yield {"event": "token", "node": meta.get("langgraph_node"), "text": content}
+                node = meta.get("langgraph_node")
+                if content and node in ("analyze", "chat") and node in running:
+                    yield {"event": "token", "node": node, "text": content}
         yield {"event": "done", **turn_result(thread_id, self.graph.get_state(config).values)}
 
     def thread(self, thread_id: str) -> dict[str, Any] | None:
