@@ -104,8 +104,9 @@ def render(client: ApiClient) -> None:
         t("track"), MODES, format_func=lambda m: t(f"track_{m}"), key="mode", default="auto", required=True,
     ) or "auto"
 
+    prompt = st.chat_input(t("ask"), key="prompt", submit_mode="disable", max_chars=4000)  # pinned to the bottom
     history = _history(client, thread_id)
-    if not history:
+    if not history and not prompt:
         st.info(t("welcome"), icon=":material/info:")
     elif any(e["turn"] is None and e["role"] == "assistant" for e in history):
         st.caption(t("history_plain"))
@@ -119,7 +120,7 @@ def render(client: ApiClient) -> None:
     if report_id := st.session_state.get("active_report"):
         report_panel.render(client, report_id)
 
-    if prompt := st.chat_input(t("ask"), key="prompt", submit_mode="disable", max_chars=4000):
+    if prompt:
         with st.chat_message("user"):
             st.markdown(prompt)
         with st.chat_message("assistant"):

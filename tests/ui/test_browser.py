@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -21,8 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 from docx import Document
+from playwright.sync_api import expect
 
-from tests.conftest import EMBED_CACHE, ROOT
+from tests.conftest import EMBED_CACHE, ROOT, SAMPLES
 
 pytestmark = pytest.mark.browser
 
@@ -115,9 +117,10 @@ def servers(chromium, ui_store, tmp_path_factory) -> Iterator[dict[str, str]]:
 
 
 @pytest.fixture
-def page(chromium, servers, tmp_path):
+def page(chromium, servers, tmp_path, request):
     from playwright.sync_api import sync_playwright
 
+    expect.set_options(timeout=UI_TIMEOUT_MS)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
@@ -125,10 +128,14 @@ def page(chromium, servers, tmp_path):
             viewport={"width": 1360, "height": 1100}, accept_downloads=True, locale="ko-KR",
         )
         context.set_default_timeout(UI_TIMEOUT_MS)
+        page = context.new_page()
         try:
-            yield context.new_page()
+            yield page
         finally:
-            context.close()
+            try:  # the last state, for a failure
+                page.screenshot(path=ARTIFACTS / f"ui-last-{request.node.name}.png", timeout=10_000)
+            finally:
+                context.close()
 
 
 def _ask(page, text: str) -> None:
@@ -173,6 +180,12 @@ def _scroll_to_top_of(locator) -> None:
     )
 
 
+def _no_exception(page) -> None:
+    """A script error would show a Streamlit exception box (with a traceback)."""
+    boxes = page.get_by_test_id("stException")
+    assert boxes.count() == 0, boxes.first.inner_text()
+
+
 def _squash(text: str) -> str:
     return "".join(text.split())
 
@@ -181,34 +194,36 @@ def test_auditor_path(page, servers):
     page.goto(servers["ui"])
     page.get_by_text("대화 목록").wait_for()
 
-    # 1. a deep question: the answer with numbered citations, verification and the step timeline
+    # 1. a deep question (track 심층 분석): the answer with numbered citations, verification and the
+    #    step timeline
+    page.get_by_role("radio", name="심층 분석", exact=True).click()
     _ask(page, QUESTION)
-    first = page.locator("[class*='st-key-cite-']").first
-    first.wait_for(timeout=TURN_TIMEOUT_MS)
+    answer = page.get_by_test_id("stChatMessage").filter(has_text="근거 일치: 예").last
+    expect(answer).to_be_visible(timeout=TURN_TIMEOUT_MS)
     _settled(page)
-    answer = page.get_by_test_id("stChatMessage").last
-    assert "[1]" in answer.inner_text() and "가람시" in answer.inner_text()
-    assert answer.get_by_text("근거 일치: 예").is_visible()
-    first.scroll_into_view_if_needed()
+    expect(answer).to_contain_text("[1]")
+    expect(answer).to_contain_text("가람시 체육시설관리사업소")
+    citations = answer.locator("[class*='st-key-cite-']")
+    expect(citations.first).to_be_visible()
+    citations.first.scroll_into_view_if_needed()
     page.screenshot(path=ARTIFACTS / "ui-1-answer.png")
 
-    steps = answer.get_by_text("처리 단계", exact=False).first
-    steps.click()
-    timeline = answer.locator("details").filter(has_text="처리 단계").first
-    timeline.get_by_text("근거 검색").first.wait_for(state="visible")
-    timeline.get_by_text("답변 검증").first.wait_for(state="visible")
-    steps.click()
+    _no_exception(page)
+    timeline = answer.locator("details").filter(has_text="처리 방식: deep").last
+    timeline.locator("summary").first.click()
+    expect(timeline.get_by_text("근거 검색").first).to_be_visible()
+    expect(timeline.get_by_text("답변 검증").first).to_be_visible()
+    timeline.locator("summary").first.click()
 
     # 2. citations expand to their passage with the quote marked, report, page and disposition;
     #    the screenshot shows the first whose quote is marked in the passage body
-    citations = page.locator("[class*='st-key-cite-']")
     assert citations.count() >= 2
     shown = None
     for i in range(citations.count()):
         cite = citations.nth(i)
         cite.locator("summary").click()
         mark = cite.locator("mark.aura-quote")
-        mark.wait_for(state="visible")
+        expect(mark).to_be_visible()
         assert len(_squash(mark.inner_text())) >= 10
         details = cite.inner_text()
         assert "가람시 공공체육시설 물품·용역 계약 관련" in details and "쪽" in details
@@ -222,25 +237,27 @@ def test_auditor_path(page, servers):
     _scroll_to_top_of(shown)
     page.screenshot(path=ARTIFACTS / "ui-2-citation.png")
 
-    # 3. a report draft opens the drafting panel, prefilled, with citations under each section
+    # 3. a report draft (track 보고서) opens the drafting panel, prefilled, with citations under
+    #    each section
+    page.get_by_role("radio", name="보고서", exact=True).click()
     _ask(page, "보고서 초안 작성해줘")
     panel = page.locator(".st-key-report-panel")
-    panel.wait_for(timeout=TURN_TIMEOUT_MS)
+    expect(panel).to_be_visible(timeout=TURN_TIMEOUT_MS)
     _settled(page)
     actions = panel.get_by_label("조치할 사항")
-    actions.wait_for(state="visible")
-    assert "가람시장은" in actions.input_value()
-    assert panel.get_by_text("근거: sample_numbered-F01").first.is_visible()
+    expect(actions).to_have_value(re.compile("가람시장은"))
+    expect(panel.get_by_text("근거: sample_numbered-F01").first).to_be_visible()
+    _no_exception(page)
     _scroll_to_top_of(panel)
     page.screenshot(path=ARTIFACTS / "ui-3-report.png")
 
     # 4. edit a section, save through the API, export: both files carry the edit
     actions.fill(actions.input_value() + "\n\n" + EDIT)
     actions.press("Control+Enter")
-    panel.get_by_text("저장하지 않은 수정이 있습니다").wait_for(state="visible")
+    expect(panel.get_by_text("저장하지 않은 수정이 있습니다")).to_be_visible()
     panel.get_by_role("button", name="저장").click()
-    panel.get_by_text("저장했습니다.").wait_for(state="visible")
-    assert not panel.get_by_text("저장하지 않은 수정이 있습니다").is_visible()
+    expect(panel.get_by_text("저장했습니다.")).to_be_visible()
+    expect(panel.get_by_text("저장하지 않은 수정이 있습니다")).to_be_hidden()
     panel.get_by_role("button", name="저장").scroll_into_view_if_needed()
     page.screenshot(path=ARTIFACTS / "ui-4-report-saved.png")
 
@@ -255,7 +272,36 @@ def test_auditor_path(page, servers):
     assert any(EDIT in p.text for p in docx.paragraphs)
 
     # 5. the English switch relabels the page; the thread is listed in the sidebar
-    page.get_by_text("English", exact=True).click()
-    page.get_by_text("Conversations").wait_for()
-    page.get_by_text("Evidence", exact=True).first.wait_for()
-    assert page.locator("[class*='st-key-thread-']").filter(has_text="가람시 수의계약").count() == 1
+    page.get_by_role("radio", name="English", exact=True).click()
+    expect(page.get_by_text("Conversations")).to_be_visible()
+    expect(page.get_by_text("Evidence", exact=True).first).to_be_visible()
+    expect(page.locator("[class*='st-key-thread-']").filter(has_text="가람시 수의계약")).to_have_count(1)
+
+
+def test_documents_and_findings_pages(page, servers):
+    # an upload is a job with progress and a row per file (a file already stored is 'unchanged')
+    page.goto(servers["ui"] + "documents")
+    page.locator("input[type=file]").set_input_files(str(SAMPLES / "sample_numbered.txt"))
+    page.get_by_text("sample_numbered.txt").first.wait_for(state="visible")
+    page.get_by_role("button", name="업로드").click()
+    job = page.locator("[class*='st-key-job-']").first
+    expect(job.get_by_text("상태: 완료")).to_be_visible(timeout=TURN_TIMEOUT_MS)
+    expect(job).to_contain_text("1/1 파일 처리")
+    job.get_by_text("변경 없음").first.wait_for(state="attached")  # a cell of the canvas table
+    _settled(page)
+    _no_exception(page)
+    page.screenshot(path=ARTIFACTS / "ui-5-documents.png")
+
+    # the findings explorer: every finding, then a filter, with the three charts
+    page.goto(servers["ui"] + "findings")
+    page.get_by_text("지적사항 9건").wait_for()
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(3)
+    institution = page.get_by_label("기관")
+    institution.fill("가람시")
+    institution.press("Enter")
+    expect(page.get_by_text("지적사항 3건")).to_be_visible()
+    _settled(page)
+    expect(page.get_by_text("sample_regular-F01")).to_have_count(0)  # the table follows the filter
+    expect(page.get_by_text("sample_numbered-F01")).to_have_count(1)
+    _no_exception(page)
+    page.screenshot(path=ARTIFACTS / "ui-6-findings.png")
