@@ -85,7 +85,7 @@ class Services:
         from app.policies.fallback import FallbackPolicies
         from app.policies.offline import OfflinePolicies
 
-        return FallbackPolicies.from_settings(self.settings, OfflinePolicies(self.embedder, self.catalog, self.glossary))
+        return FallbackPolicies.from_settings(self.settings, OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf))
 
     @cached_property
     def corpus(self) -> SqlCorpus:

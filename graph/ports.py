@@ -38,6 +38,8 @@ class Turn:
 
     question: str
     answer: str
+    track: str | None = None
+    """The track the turn took (chat, fast, deep, report), when known."""
 
 
 class Policies(Protocol):

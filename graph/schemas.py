@@ -16,6 +16,7 @@ class RouteDecision(BaseModel):
     follow_up: bool = Field(description="The message refers back to earlier results (ordinals, 'that institution', 'more detail').")
     pivot: bool = Field(description="The message starts a new topic (other institution, subject or period).")
     sql_intent: bool = Field(False, description="Fast track only: a count, list, group-by or top-N over findings.")
+    refines_previous: bool = Field(False, description="Narrows or changes the previous lookup ('그중 시정은?', 'what about 2024?').")
     ordinals: list[int] = Field(default_factory=list, description="1-based item numbers the message points at, e.g. '첫 번째' -> [1].")
     institutions: list[str] = Field(default_factory=list, description="Institutions named in the message.")
     year_from: int | None = None
@@ -32,6 +33,7 @@ class FieldSelection(BaseModel):
     audit_types: list[str] = Field(default_factory=list)
     dispositions: list[str] = Field(default_factory=list)
     sections: list[str] = Field(default_factory=list, description="criteria | problems | opinion | actions | overview")
+    report_ids: list[str] = Field(default_factory=list, description="Reports the question points back at ('그 감사', 'that audit').")
     search_query: str = ""
 
 

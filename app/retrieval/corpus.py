@@ -107,6 +107,12 @@ class SqlCorpus:
             reports, latest = s.execute(select(func.count(), func.max(Report.ingested_at))).one()
         return (chunks, reports, str(latest))
 
+    def idf(self, term: str) -> float | None:
+        """The term's IDF in the current index, None when no chunk contains it."""
+        self.refresh()
+        j = self._index.vocab.get(term)
+        return None if j is None else float(self._index.idf[j])
+
     def version(self) -> tuple | None:
         """The store version the index was built from (call ``refresh`` to update)."""
         return self._version

@@ -140,6 +140,9 @@ class OfflineSqlPlanner:
         audit_types = [a.strip() for a in fields.audit_types if a and a.strip()]
         if audit_types:
             where.append(_like_any(("f.audit_type",), audit_types))
+        report_ids = [r for r in fields.report_ids if r]
+        if report_ids:
+            where.append(f"f.report_id IN ({', '.join(quote(r) for r in report_ids)})")
         return where
 
     @staticmethod

@@ -66,6 +66,6 @@ def history(state: AuraState, turns: int) -> list[Turn]:
         if isinstance(m, HumanMessage):
             pending = str(m.content)
         elif isinstance(m, AIMessage) and pending is not None:
-            pairs.append(Turn(pending, str(m.content)))
+            pairs.append(Turn(pending, str(m.content), (m.response_metadata or {}).get("track")))
             pending = None
     return pairs[-turns:] if turns else []

@@ -44,7 +44,7 @@ def build(services: GraphServices):
             runtime.stream_writer({"event": "report_trigger", "draft": draft})
             answer = f"'{draft['title']}' 보고서 초안을 작성했습니다. 편집 창에서 각 항목을 확인·수정한 뒤 내보내기(DOCX/Markdown)할 수 있습니다."
             summary = f"draft ready: {len(draft['sections'])} sections"
-        update = {"answer": answer, "report": report, "messages": [AIMessage(answer)], "retained_documents": docs}
+        update = {"answer": answer, "report": report, "messages": [AIMessage(answer, response_metadata={"track": "report"})], "retained_documents": docs}
         return update, StepInfo(summary, decided)
 
     return manage_report

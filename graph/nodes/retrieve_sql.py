@@ -27,7 +27,7 @@ def build(services: GraphServices):
             )
             runtime.stream_writer({"event": "sql_result", **sql})
             return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)
-        plan = services.policies.plan_sql(question, fields.value)
+        plan = services.policies.plan_sql(state.get("query") or question, fields.value)
         try:
             sql = services.run_sql(plan.value.sql)
         except SqlRejected as exc:

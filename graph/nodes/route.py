@@ -50,6 +50,11 @@ def build(services: GraphServices):
             }.items()
             if v
         }
+        query = d.search_query or question
+        turns = history(state, runtime.context.history_turns)
+        if d.refines_previous and turns:  # '그중 시정은?': the last lookup, with what changed
+            filters = {**(state.get("filters") or {}), **filters}
+            query = f"{turns[-1].question} {question}"
         update: dict[str, Any] = {
             "question": question,
             "track": track,
@@ -58,7 +63,7 @@ def build(services: GraphServices):
             "references": references,
             "sql_intent": d.sql_intent,
             "filters": filters,
-            "query": d.search_query or question,
+            "query": query,
             "rewrites": [],
             "rewrite_count": 0,
             "regeneration_count": 0,

@@ -19,7 +19,8 @@ def build(services: GraphServices):
         answer = state.get("answer") or ""
         turns = [*history(state, runtime.context.history_turns), Turn(state["question"], answer)]
         decided = services.policies.summarize(state.get("summary", ""), turns)
-        return {"summary": decided.value.summary, "messages": [AIMessage(answer)]}, StepInfo(
+        reply = AIMessage(answer, response_metadata={"track": state.get("track")})
+        return {"summary": decided.value.summary, "messages": [reply]}, StepInfo(
             f"summary {len(decided.value.summary)} chars", decided
         )
 

@@ -210,3 +210,33 @@ def test_findings_are_numbered_in_follow_up_order_and_report_passages_are_not():
     assert numbered == ["1.", "2."]
     second = next(s for s in ans.sentences if s.text.startswith("2."))
     assert second.citations == [3] and finding_order(docs)[1] == "F2"  # '2번 항목' is what the user saw as 2.
+
+
+@pytest.mark.parametrize(
+    ("text", "previous", "track"),
+    [
+        ("보고서 작성도 가능해?", None, "chat"),
+        ("이 내용으로 감사보고서 써 줄 수 있어?", "deep", "report"),
+        ("해운대구 건 주의요구서 초안 부탁해요", None, "report"),
+        ("근거 법령 부분을 좀 더 자세히 써줘", "report", "report"),
+        ("나 김민수 감사관이야", None, "chat"),
+        ("요즘 감사 일정 때문에 정신이 없어요 ㅠ", None, "chat"),
+        ("which agency got the most notifications?", None, "fast"),
+        ("그중 시정은?", "fast", "fast"),
+        ("그 중 두 번째 건은 왜 주의를 받았어?", "fast", "deep"),
+    ],
+)
+def test_router_rule_classes(router, text, previous, track):
+    history = [Turn("이전 질문", "이전 답", previous)] if previous else []
+    assert router.route(text, history, []).track == track
+
+
+def test_refinement_merges_into_the_previous_lookup(router):
+    d = router.route("그중 시정은?", [Turn("주의 처분은 몇 건이야?", "3건", "fast")], [])
+    assert d.refines_previous and d.sql_intent and d.dispositions == ["시정"]
+
+
+def test_explicit_topic_change_is_a_pivot(router):
+    retained = [doc(1, "F1", inst="부산광역시 해운대구")]
+    d = router.route("이건 다른 얘긴데, 해운대구 예산 문제는?", [Turn("해운대구 제척", "…", "deep")], retained)
+    assert d.pivot and not d.follow_up

@@ -31,13 +31,16 @@ def _offline(value: Any) -> Decided[Any]:
 
 
 class OfflinePolicies:
-    def __init__(self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary) -> None:
-        """``catalog`` is called per decision so newly ingested institutions are seen."""
+    def __init__(
+        self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None
+    ) -> None:
+        """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
+        gives a term's IDF in the ingested corpus (None when absent)."""
         from app.sql import OfflineSqlPlanner
 
         self._catalog = catalog
         self.glossary = glossary
-        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms())
+        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf)
         self.sql_planner = OfflineSqlPlanner()
 
     def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:
@@ -46,7 +49,8 @@ class OfflinePolicies:
 
     def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
         retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
-        return _offline(select_fields(question, hints, retained_institutions, self._catalog()))
+        retained_reports = [d["report_id"] for d in retained]
+        return _offline(select_fields(question, hints, retained_institutions, self._catalog(), retained_reports))
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))

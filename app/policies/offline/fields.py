@@ -109,13 +109,26 @@ def sections(text: str) -> list[str]:
     return [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
 
 
-ANAPHORA = ("그 기관", "해당 기관", "같은 기관", "이 기관", "그기관", "that institution", "the same institution", "that agency")
+ANAPHORA = (
+    "그 기관", "해당 기관", "같은 기관", "이 기관", "그기관", "그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서",
+    "그 건", "이 건", "그중", "그 중", "이 중", "그 사례", "그 지적",
+    "that institution", "the same institution", "that agency", "that finding", "this finding", "that audit",
+    "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
+)
+REPORT_ANAPHORA = ("그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서", "that audit", "this audit", "that report")
 
 
-def select_fields(question: str, hints: dict, retained_institutions: list[str], catalog: Catalog) -> FieldSelection:
+def select_fields(
+    question: str, hints: dict, retained_institutions: list[str], catalog: Catalog, retained_reports: list[str] | None = None
+) -> FieldSelection:
     institutions = catalog.find(question) or list(hints.get("institutions") or [])
     why = []
-    if not institutions and retained_institutions and any(a in question.lower() for a in ANAPHORA):
+    low = question.lower()
+    report_ids: list[str] = []
+    if retained_reports and any(a in low for a in REPORT_ANAPHORA):
+        report_ids = [Counter(retained_reports).most_common(1)[0][0]]
+        why.append("'그 감사' resolved to the retained report")
+    elif not institutions and retained_institutions and any(a in low for a in ANAPHORA):
         institutions = [Counter(retained_institutions).most_common(1)[0][0]]
         why.append("'그 기관' resolved from the retained documents")
     y0, y1 = years(question)
@@ -128,6 +141,7 @@ def select_fields(question: str, hints: dict, retained_institutions: list[str], 
         audit_types=audit_types(question),
         dispositions=dispositions(question) or list(hints.get("dispositions") or []),
         sections=sections(question),
+        report_ids=report_ids,
         search_query=question,
     )
     named = [k for k, v in fields.model_dump(exclude={"reasoning", "search_query"}).items() if v]

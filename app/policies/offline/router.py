@@ -1,10 +1,25 @@
 """Offline routing: keyword and pattern rules first, then the nearest labelled examples by
-embedding for what the rules leave open; topic pivots from entities and shared key terms."""
+embedding for what the rules leave open; topic pivots from entities and shared key terms.
+
+Rule order (first match wins):
+1. a request to write a document (보고서/요구서/통보서 ... + 작성/초안/써 ...) -> report,
+   unless it only asks whether drafting is possible ("보고서 작성도 가능해?") -> chat;
+   after a report turn, an edit of the draft ("근거 법령 부분 더 자세히 써줘") -> report;
+2. greetings, thanks, help, self-introductions, small talk, questions about the conversation
+   -> chat (unless the message also asks about audit content);
+3. count / list / group-by / top-N -> fast (SQL);
+4. after a fast turn, a refinement ("그중 시정은?", "곡성군은?") -> fast;
+5. ordinals, anaphora, "자세히" -> deep; audit content (institutions, dispositions, glossary
+   terms, or specific terms of the ingested corpus) -> deep;
+6. otherwise the nearest labelled examples (chat / fast / deep; a document request is never
+   guessed).
+"""
 
 from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from importlib import resources
 
 import numpy as np
@@ -16,18 +31,32 @@ from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
 
-_REPORT = re.compile(r"(보고서|처분요구서|report).*(초안|작성|만들|써\s*줘|써줘|준비|draft|write)|(초안|draft|write).*(보고서|report)", re.I)
+_DOCUMENT = r"(보고서|요구서|통보서|통보문|권고문|처분서|문서|초안|report|request|memo|letter)"
+_WRITE = r"(초안|작성|만들|써|쓰|준비|부탁|draft|write|prepare|compose)"
+_REPORT = re.compile(rf"{_DOCUMENT}.*{_WRITE}|{_WRITE}.*{_DOCUMENT}", re.I)
+_CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
+_DEICTIC = re.compile(r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|based on (this|that)|on (this|that)|for (this|that)", re.I)
+_EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|다듬어)", re.I)
 _COUNT = re.compile(r"몇\s*(건|개|곳|명)|건수|개수|총\s*몇|how many|number of|count\b|몇 번", re.I)
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두 보여|전부 보여|다 보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
-_TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d*|most\b|fewest", re.I)
-_GREETING = re.compile(
-    r"^(안녕|반가|고마|감사합니다$|감사해요|수고|좋은 (아침|하루)|hi\b|hello|hey\b|thanks|thank you|good (morning|evening))"
+_TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
+_CHAT = re.compile(
+    r"^(안녕|반가|고마|감사합니다|감사해요|수고|좋은 (아침|하루)|ㅎㅇ|하이|hi\b|hello|hey\b|thanks|thank you|good (morning|evening))"
     r"|누구(야|세요|니)|who are you|무엇을 (할|도와)|뭘 할 수|what can you do|도움말|사용법|help\b"
-    r"|(내가|제가) (아까|처음|방금|전에).*(물어|질문)|what did i ask|내 이름|my name",
+    r"|(내가|제가).*(아까|처음|방금|전에).*(물어|질문|말했|뭐라고)|(아까|처음|방금|전에).*(내가|제가).*(물어|질문|말했|뭐라고)"
+    r"|what did i (ask|say)|내 이름|my name|(너|네|당신)\s*(이름|누구)|your name"
+    r"|^(나|저)(는)?\s+(\S+\s*){1,3}(이야|야|입니다|이에요|예요)[.!~ ]*$|^i am \w+|^i'?m \w+( \w+)?[.!]*$"
+    r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ|피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말",
     re.I,
 )
-_MORE = re.compile(r"자세히|더 알려|구체적으로|tell me more|more detail|elaborate|그 건|이 건|그 사례|해당 사례|that one|this one", re.I)
+_MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
+_NEW_TOPIC = re.compile(r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? topics?|another topic|different (topic|question)|new topic", re.I)
+_WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
+_CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
+_REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는)\?*$", re.I)
+IDF_SPECIFIC = 2.0
+"""A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
 
 
 def load_examples() -> list[tuple[str, str]]:
@@ -36,46 +65,63 @@ def load_examples() -> list[tuple[str, str]]:
 
 
 class OfflineRouter:
-    def __init__(self, embedder: Embedder, catalog: Catalog, domain_terms: set[str]) -> None:
+    def __init__(
+        self, embedder: Embedder, catalog: Catalog, domain_terms: set[str], idf: Callable[[str], float | None] | None = None
+    ) -> None:
         self.embedder, self.catalog, self.domain_terms = embedder, catalog, domain_terms
-        self.examples = load_examples()
+        self.idf = idf or (lambda _term: None)
+        self.examples = [(t, x) for t, x in load_examples() if t != "report"]
         self._example_vecs: np.ndarray = embedder.embed_queries([t for _, t in self.examples])
 
     def nearest_track(self, question: str) -> tuple[str, float]:
         """The track whose two nearest examples are most similar on average."""
         sims = self._example_vecs @ self.embedder.embed_queries([question])[0]
         best: tuple[str, float] = ("chat", -1.0)
-        for track in ("chat", "fast", "deep", "report"):
+        for track in ("chat", "fast", "deep"):
             scores = sorted((float(s) for (t, _), s in zip(self.examples, sims, strict=True) if t == track), reverse=True)
             mean = sum(scores[:2]) / max(len(scores[:2]), 1)
             if mean > best[1]:
                 best = (track, mean)
         return best
 
+    def _corpus_content(self, terms: set[str]) -> bool:
+        """Most of the question's terms occur in the corpus and one of them is specific to it."""
+        idfs = [self.idf(t) for t in terms]
+        known = [v for v in idfs if v is not None]
+        return bool(known) and len(known) * 2 >= len(terms) and max(known) >= IDF_SPECIFIC
+
     def route(self, question: str, history: list[Turn], retained: list[Doc]) -> RouteDecision:
         q = question.strip()
         low = q.lower()
+        previous = history[-1].track if history else None
         institutions = self.catalog.find(q)
         y0, y1 = years(q)
         disp = dispositions(q)
         terms = key_terms(q)
-        domain = bool(institutions or disp or terms & self.domain_terms)
+        named = bool(institutions or disp or terms & self.domain_terms)
         ords = ordinals(q)
-        anaphora = any(a in low for a in ANAPHORA) or bool(_MORE.search(q))
+        anaphora = any(a in low for a in ANAPHORA) or bool(_DEICTIC.search(q))
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q))
 
+        refines = False
         if not q:
             track, why = "chat", "empty message"
+        elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
+            track, why = "chat", "asks whether drafting is possible"
         elif _REPORT.search(q):
-            track, why = "report", "asks for a report draft"
-        elif _GREETING.search(q) and not (domain and len(q) > 25):
-            track, why = "chat", "greeting, help or memory question"
+            track, why = "report", "asks for a document draft"
+        elif previous == "report" and _EDIT.search(q):
+            track, why = "report", "edits the draft"
+        elif _CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent)):
+            track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
-        elif (ords or anaphora) and retained:
-            track, why = "deep", "follow-up on the previous results"
-        elif domain:
-            track, why = "deep", "audit question with topic terms"
+        elif previous == "fast" and _REFINE.search(q) and len(q) <= 40 and not (ords or _MORE.search(q) or _WHY.search(q) or _CASE_REF.search(q)):
+            track, why, refines, sql_intent = "fast", "refines the previous lookup", True, True
+        elif ords or anaphora or _MORE.search(q):
+            track, why = "deep", "asks about specific results in detail"
+        elif named or self._corpus_content(terms):
+            track, why = "deep", "audit question about the reports' content"
         else:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
@@ -87,6 +133,7 @@ class OfflineRouter:
             follow_up=follow_up,
             pivot=pivot,
             sql_intent=track == "fast" and sql_intent,
+            refines_previous=refines,
             ordinals=ords,
             institutions=institutions,
             year_from=y0,
@@ -102,17 +149,18 @@ class OfflineRouter:
         """(follow_up, pivot). Only meaningful when documents are retained from earlier turns."""
         if not retained or track == "chat":
             return False, False
+        if _NEW_TOPIC.search(q):
+            return False, True
         if ords or anaphora:
             return True, False
-        if track == "report":
-            named_new = institutions and not _overlaps(institutions, retained)
-            return not named_new, bool(named_new)
         if institutions:
             same = _overlaps(institutions, retained)
             return same, not same
-        context = set()
+        if track == "report":
+            return True, False
+        context: set[str] = set()
         for d in retained:
-            context |= key_terms(d.get("heading", ""))
+            context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
         if history:
             context |= key_terms(history[-1].question)
         shared = terms & context
