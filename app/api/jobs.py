@@ -9,6 +9,7 @@ import logging
 import queue
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.api.metrics import Metrics
 from app.db.models import IngestJob
-from app.ingest.pipeline import Ingestor, IngestSummary
+from app.ingest.pipeline import FileResult, Ingestor, IngestSummary, report_id_for
 
 log = logging.getLogger("aura.api.jobs")
 
@@ -32,7 +33,10 @@ def new_job_id() -> str:
 
 
 class IngestWorker:
-    def __init__(self, sessions: sessionmaker[Session], ingestor: Ingestor, data_dir: Path, metrics: Metrics) -> None:
+    """``ingestor`` is called for each file (not at start-up): the app starts, and a job's files
+    fail one by one with the reason, while Milvus cannot be reached."""
+
+    def __init__(self, sessions: sessionmaker[Session], ingestor: Callable[[], Ingestor], data_dir: Path, metrics: Metrics) -> None:
         self.sessions, self.ingestor, self.data_dir, self.metrics = sessions, ingestor, data_dir, metrics
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -88,12 +92,20 @@ class IngestWorker:
         folder = upload_dir(self.data_dir, job_id)
         summary = IngestSummary()
         for i, entry in enumerate(files):
-            result = self.ingestor.ingest_file(folder / entry["file"])
+            result = self._ingest(folder / entry["file"])
             summary.add(result)
             self.metrics.ingest_files.labels(status=result.status).inc()
             files[i] = asdict(result)
             self._set(job_id, files=[*files])
         self._set(job_id, status="done", summary=summary.as_dict())
+
+    def _ingest(self, path: Path) -> FileResult:
+        try:
+            ingestor = self.ingestor()
+        except Exception as exc:  # e.g. Milvus unreachable
+            first = (str(exc).strip().splitlines() or [""])[0]
+            return FileResult(path.name, "error", report_id_for(path), error=f"could not store the document: {type(exc).__name__}: {first[:200]}")
+        return ingestor.ingest_file(path)
 
     def _set(self, job_id: str, **values) -> None:  # noqa: ANN003
         with self.sessions() as s:

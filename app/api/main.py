@@ -55,7 +55,7 @@ def create_app(services: Services | None = None, agent: Agent | None = None, api
     app.state.api_settings = api_settings
     app.state.metrics = metrics
     app.state.turns = Turns(services.sessions, agent, metrics, api_settings.thread_title_chars)
-    app.state.worker = IngestWorker(services.sessions, services.ingestor, services.settings.data_dir, metrics)
+    app.state.worker = IngestWorker(services.sessions, lambda: services.ingestor, services.settings.data_dir, metrics)
 
     install_handlers(app)
     body_limit = api_settings.max_upload_bytes + documents.MULTIPART_OVERHEAD
