@@ -97,9 +97,9 @@ def _live(client: ApiClient) -> None:
 def render(client: ApiClient) -> None:
     st.header(t("upload_title"), anchor=False)
     st.caption(t("upload_help"))
-    st.file_uploader(t("upload_label"), type=FILE_TYPES, accept_multiple_files=True, key=_uploader_key())
+    files = st.file_uploader(t("upload_label"), type=FILE_TYPES, accept_multiple_files=True, key=_uploader_key())
     st.button(t("upload_button"), type="primary", icon=":material/upload:", key="upload-button",
-              on_click=_upload, args=(client,))
+              on_click=_upload, args=(client,), disabled=not files)
     if msg := st.session_state.pop("upload_flash", None):
         st.error(msg, icon="⚠️")
     if _pending():

@@ -282,8 +282,9 @@ def test_documents_and_findings_pages(page, servers):
     # an upload is a job with progress and a row per file (a file already stored is 'unchanged')
     page.goto(servers["ui"] + "documents")
     page.locator("input[type=file]").set_input_files(str(SAMPLES / "sample_numbered.txt"))
-    page.get_by_text("sample_numbered.txt").first.wait_for(state="visible")
-    page.get_by_role("button", name="업로드").click()
+    upload = page.get_by_role("button", name="업로드")
+    expect(upload).to_be_enabled()  # the file reached the UI server
+    upload.click()
     job = page.locator("[class*='st-key-job-']").first
     expect(job.get_by_text("상태: 완료")).to_be_visible(timeout=TURN_TIMEOUT_MS)
     expect(job).to_contain_text("1/1 파일 처리")
