@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.agent.runner import MAX_MESSAGE_CHARS
 
 Mode = Literal["auto", "chat", "fast", "deep", "report"]
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
+
+Timestamp = Annotated[datetime, AfterValidator(lambda d: d if d.tzinfo else d.replace(tzinfo=UTC))]
+"""A UTC time with its offset, as OpenAPI's date-time requires (SQLite returns the stored UTC
+times without one)."""
 
 
 # -- chat ----------------------------------------------------------------------------------------
@@ -75,8 +79,8 @@ class TurnOut(BaseModel):
 class ThreadOut(BaseModel):
     id: str
     title: str
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class MessageOut(BaseModel):
@@ -87,8 +91,8 @@ class MessageOut(BaseModel):
 class ThreadDetailOut(BaseModel):
     thread_id: str
     title: str
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
     messages: list[MessageOut]
     summary: str = ""
     retained_documents: list[dict[str, Any]] = []
@@ -118,8 +122,8 @@ class JobOut(BaseModel):
     files: list[JobFileOut]
     summary: dict[str, Any] | None = Field(None, description="When done: {files, reports, findings, chunks, skipped, errors}.")
     error: str | None = None
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 # -- findings ------------------------------------------------------------------------------------
@@ -176,8 +180,8 @@ class ReportOut(BaseModel):
     title: str
     findings: list[str]
     sections: list[Section]
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 # -- health --------------------------------------------------------------------------------------
