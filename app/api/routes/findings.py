@@ -23,7 +23,7 @@ def findings(
     disposition: Annotated[str | None, Query(max_length=16, description="주의, 통보, 시정, 징계, 개선, ...")] = None,
     report_id: Annotated[str | None, Query(max_length=128)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
     """Findings matching every given filter, with the total before paging."""
     rows, total = list_findings(session, institution, year, disposition, report_id, limit, offset)
