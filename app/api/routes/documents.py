@@ -56,7 +56,7 @@ def _check(files: list[UploadFile], limit_bytes: int, limit_mb: float) -> None:
     responses={**BAD_REQUEST, **UNAUTHORIZED, **TOO_LARGE, **UNSUPPORTED},
 )
 def upload(
-    files: Annotated[list[UploadFile], File(description="One or more PDF, HWP, HWPX, DOCX, TXT or MD files.")],
+    files: Annotated[list[UploadFile], File(min_length=1, description="One or more PDF, HWP, HWPX, DOCX, TXT or MD files.")],
     key: CurrentKey,
     services: ServicesDep,
     session: SessionDep,
