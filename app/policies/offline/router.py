@@ -33,12 +33,20 @@ from graph.state import Doc
 
 _DOCUMENT = r"(보고서|요구서|통보서|통보문|권고문|처분서|문서|초안|report|request|memo|letter)"
 _WRITE = r"(초안|작성|만들|써|쓰|준비|부탁|draft|write|prepare|compose)"
-_REPORT = re.compile(rf"{_DOCUMENT}.*{_WRITE}|{_WRITE}.*{_DOCUMENT}", re.I)
+_REPORT = re.compile(
+    rf"{_DOCUMENT}.*{_WRITE}|{_WRITE}.*{_DOCUMENT}"
+    r"|\b(draft|write)\b.{0,20}(통보|주의|시정|징계|notice|notification|caution|disposition)",
+    re.I,
+)
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
-_DEICTIC = re.compile(r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|based on (this|that)|on (this|that)|for (this|that)", re.I)
-_EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|다듬어)", re.I)
+_DEICTIC = re.compile(
+    r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|거기서|거기에|방금 (거|건)"
+    r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b",
+    re.I,
+)
+_EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _COUNT = re.compile(r"몇\s*(건|개|곳|명)|건수|개수|총\s*몇|how many|number of|count\b|몇 번", re.I)
-_LIST = re.compile(r"목록|리스트|나열|list\b|모두 보여|전부 보여|다 보여", re.I)
+_LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
 _TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
 _CHAT = re.compile(
@@ -46,15 +54,21 @@ _CHAT = re.compile(
     r"|누구(야|세요|니)|who are you|무엇을 (할|도와)|뭘 할 수|what can you do|도움말|사용법|help\b"
     r"|(내가|제가).*(아까|처음|방금|전에).*(물어|질문|말했|뭐라고)|(아까|처음|방금|전에).*(내가|제가).*(물어|질문|말했|뭐라고)"
     r"|what did i (ask|say)|내 이름|my name|(너|네|당신)\s*(이름|누구)|your name"
-    r"|^(나|저)(는)?\s+(\S+\s*){1,3}(이야|야|입니다|이에요|예요)[.!~ ]*$|^i am \w+|^i'?m \w+( \w+)?[.!]*$"
+    r"|^(나|저)(는)?\s+(\S+\s*){1,3}(이야|야|입니다|이에요|예요)[.!~ ]*($|[.!])|^i am \w+|^i'?m \w+( \w+)?[.!]*$|잘 부탁(드립니다|해요|합니다)"
+    r"|이 대화에서|in this conversation|what (kinds? of )?questions can i ask|what can i ask"
     r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ|피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말",
     re.I,
 )
+_HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what can you do|도움말|사용법|뭘 할 수 있|무엇을 (할 수|도와)|어떤 질문(을|을 할|이)? (할 수|가능)", re.I)
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
-_NEW_TOPIC = re.compile(r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? topics?|another topic|different (topic|question)|new topic", re.I)
+_NEW_TOPIC = re.compile(
+    r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
+    r"|different (topic|question)|new topic|moving on|change of topic",
+    re.I,
+)
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
-_REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는)\?*$", re.I)
+_REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
 
@@ -112,7 +126,7 @@ class OfflineRouter:
             track, why = "report", "asks for a document draft"
         elif previous == "report" and _EDIT.search(q):
             track, why = "report", "edits the draft"
-        elif _CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent)):
+        elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))):
             track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
