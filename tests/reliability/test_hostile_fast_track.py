@@ -104,7 +104,7 @@ def plan_sql_reply(sql: str):
         if "ONE SQLite SELECT" in system:
             return json.dumps({"reasoning": "as asked", "sql": sql})
         if "audit analyst" in system:
-            rows = user.split("SQL rows:", 1)[-1].strip()
+            rows = user.split("SQL rows:", 1)[-1].strip()  # the <data kind="sql"> block
             return json.dumps({"reasoning": "parrot", "sentences": [{"text": "SQL: " + rows, "citations": [], "quote": ""}]},
                               ensure_ascii=False)
         return smart_reply(messages)
@@ -201,5 +201,5 @@ def test_hostile_sql_from_the_llm(hostile_store, name, sql):
         assert plan["error"].startswith("invalid output")
         assert not turn["sql"]["error"]  # the offline plan ran instead
     elif turn["sql"]["error"]:  # refused by the validator or stopped by the executor
-        assert turn["answer"].startswith("SQL: (the query failed: ")
+        assert "(the query failed: " + turn["sql"]["error"] in turn["answer"]
     assert db_digest(hostile_store) == digest
