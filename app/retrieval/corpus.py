@@ -75,6 +75,9 @@ class MemoryCorpus:
     def ceiling(self, tokens: list[str]) -> float:
         return self.index.ceiling(tokens)
 
+    def idf_share(self, tokens: list[str], doc_id: str) -> float:
+        return self.index.idf_share(tokens, doc_id)
+
     def refresh(self, force: bool = False) -> bool:
         return False
 
@@ -192,6 +195,9 @@ class SqlCorpus:
 
     def ceiling(self, tokens: list[str]) -> float:
         return self._index.ceiling(tokens)
+
+    def idf_share(self, tokens: list[str], doc_id: str) -> float:
+        return self._index.idf_share(tokens, doc_id)
 
     def __len__(self) -> int:
         return len(self._index)

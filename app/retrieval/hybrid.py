@@ -58,6 +58,9 @@ class HybridRetriever:
         self.fusion = fusion or default_fusion()
         self.group_by, self.depth = group_by, depth
         self.tokenize = tokenize or (lambda q: terms(morphemes(q)))
+        # the query's words (no pairs), for the fusion's term-share gate; a custom tokenizer's
+        # terms stand for themselves
+        self.words: Callable[[str], list[str]] = morphemes if tokenize is None else tokenize
         self.reranker = reranker
         self.cache: LRUCache[list[Evidence]] = LRUCache(cache_size)
 
@@ -86,10 +89,18 @@ class HybridRetriever:
             runs["dense"] = self._dense_hits(hyde_passage or query, filters)[: self.depth]
         if mode in ("hybrid", "lexical"):
             tokens = self.tokenize(query)
-            runs["lexical"] = self._lexical_hits(tokens, filters)[: self.depth]
+            lexical = self._lexical_hits(tokens, filters)[: self.depth]
             ceiling = getattr(self.lexical, "ceiling", None)
             if ceiling is not None and tokens:
                 ceilings["lexical"] = ceiling(tokens)
+            # the share of the query words' IDF that the best lexical match contains: the
+            # fusion's gate (app/retrieval/fusion.py, AgreementFusion) reads it from the top hit
+            share = getattr(self.lexical, "idf_share", None)
+            if share is not None and lexical:
+                top = lexical[0]
+                idf_share = share(self.words(query), chunk_of(top))
+                lexical[0] = Hit(top.id, top.score, top.rank, {**top.meta, "idf_share": idf_share})
+            runs["lexical"] = lexical
         return runs, ceilings
 
     def _fuse(self, runs: dict[str, list[Hit]], ceilings: dict[str, float], k: int, mode: Mode) -> list[Fused]:

@@ -58,6 +58,7 @@ class BM25Index:
         self.ids, self.metas, self._matrix, self.vocab = ids, metas, matrix, vocab
         self.idf = idf
         self._masks: dict[str, np.ndarray] = {}
+        self._rows: dict[str, int] | None = None
 
     @classmethod
     def build(
@@ -115,6 +116,24 @@ class BM25Index:
             return 0.0
         unseen = float(np.log1p((n + 0.5) / 0.5))
         return float(sum(self.idf[self.vocab[t]] if t in self.vocab else unseen for t in set(tokens)))
+
+    def idf_share(self, tokens: Sequence[str], doc_id: str) -> float:
+        """The share of the query's IDF mass (``ceiling(tokens)``) carried by the query terms
+        that document ``doc_id`` contains, counting presence, not BM25's saturated term
+        frequency. Fusion uses it, over the query's words, to tell a question whose rare terms
+        the best lexical match shares from one whose match shares only its generic terms."""
+        total = self.ceiling(tokens)
+        if self._rows is None:
+            self._rows = {d: i for i, d in enumerate(self.ids)}
+        row = self._rows.get(doc_id)
+        if total <= 0 or row is None:
+            return 0.0
+        seen = {t: self.vocab[t] for t in set(tokens) if t in self.vocab}
+        if not seen:
+            return 0.0
+        names = list(seen)
+        present = self._matrix[row, [seen[t] for t in names]].toarray().ravel() > 0
+        return float(sum(self.idf[seen[t]] for t, hit in zip(names, present, strict=True) if hit)) / total
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 score of every document (0 where no query term occurs). Repeated query terms

@@ -15,6 +15,8 @@ def test_autorag_hybrid_meets_the_bar_and_beats_its_parts():
     with passage_retriever(ds, EMBED_CACHE) as retriever:
         res = {r.method: r.metrics for r in evaluate(retriever, ds, ["bm25", "dense", "hybrid"])}
     hybrid = res["hybrid"]
+    # issue 3: MRR@10 >= 0.94, recall@5 >= 0.99, and not below either part on either figure.
+    # Measured: bm25 0.947 / 1.000, dense 0.776 / 0.965, hybrid 0.957 / 1.000
     assert hybrid["mrr@10"] >= 0.94 and hybrid["recall@5"] >= 0.99, res
     for part in ("bm25", "dense"):
         assert hybrid["mrr@10"] >= res[part]["mrr@10"], res
@@ -29,7 +31,7 @@ def audit():
         yield ds, retriever
 
 
-def test_audit_questions_gold_ids_exist_and_hybrid_beats_lexical(audit):
+def test_audit_questions_gold_ids_exist_and_hybrid_beats_both_parts(audit):
     ds, retriever = audit
     with retriever.source.sessions() as s:  # type: ignore[attr-defined]
         from sqlalchemy import select
@@ -40,12 +42,13 @@ def test_audit_questions_gold_ids_exist_and_hybrid_beats_lexical(audit):
     assert {g for q in ds.questions for g in q.gold_ids} <= known
     res = {r.method: r.metrics for r in evaluate(retriever, ds, ["bm25", "dense", "hybrid"])}
     hybrid, lexical, dense = res["hybrid"], res["bm25"], res["dense"]
+    # issue 3: on this set the hybrid beats both of its parts on MRR@10. Measured: bm25 0.793,
+    # dense 0.928, hybrid 0.932 (AgreementFusion; the margin over dense is one question, see
+    # app/retrieval/fusion.py)
+    assert hybrid["mrr@10"] > lexical["mrr@10"], res
+    assert hybrid["mrr@10"] > dense["mrr@10"], res
     assert hybrid["mrr@10"] > lexical["mrr@10"] + 0.05, res
     assert hybrid["recall@5"] > lexical["recall@5"], res
-    # Measured here: dense 0.928, hybrid 0.914 MRR@10. The issue asks hybrid > dense on this
-    # set; the coverage gate cannot yet tell a paraphrase with a misleading lexical match from
-    # a keyword question (see app/retrieval/fusion.py). Guard against regressions meanwhile.
-    assert hybrid["mrr@10"] >= dense["mrr@10"] - 0.03, res
 
 
 FILTERS = [
