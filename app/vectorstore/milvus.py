@@ -104,6 +104,12 @@ class MilvusVectorStore:
             )
         return [VectorHit(h["id"], float(h["distance"]), dict(h["entity"])) for h in res[0]]
 
+    def flush(self) -> None:
+        """Seal the growing segments so searches use the HNSW index: Milvus Lite searches a
+        growing segment by brute force (1.5k chunks just ingested: p50 188 ms vs 33 ms sealed)."""
+        with self._lock:
+            self._client.flush(self.collection)
+
     def ids_for_report(self, report_id: str) -> set[str]:
         with self._lock:
             rows = self._client.query(
