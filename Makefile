@@ -28,9 +28,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-## make bench: benchmarks that print figures
+## make bench: every benchmark figure as JSON lines (bench/results/latest.jsonl), then BENCHMARKS.md
+##   BENCH_COLD=1: also the cold-cache ingest (~10 min); BENCH_1M=1: also retrieval at 1M chunks
 bench: $(STAMP)
-	$(VENV)/bin/aura bench ingest ../shared/data/bai-reports
+	$(VENV)/bin/aura bench all --out bench/results/latest.jsonl
+	if [ -n "$(BENCH_COLD)" ]; then $(VENV)/bin/aura bench ingest ../shared/data/bai-reports --cold > bench/results/ingest-cold.jsonl; fi
+	if [ -n "$(BENCH_1M)" ]; then $(PY) bench/retrieval_scale.py --sizes 1000000 --backends scipy > bench/results/scale-1m.jsonl; fi
+	$(VENV)/bin/aura bench report
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check app graph tests
