@@ -21,6 +21,19 @@ log = logging.getLogger(__name__)
 METADATA_FIELDS = ("report_id", "finding_id", "section", "kind", "institutions", "year", "audit_type", "dispositions", "page")
 
 
+class _DropUnimplementedProbe(logging.Filter):
+    """Milvus Lite does not implement the AllocTimestamp RPC that pymilvus probes; its embedded
+    gRPC server logs a harmless traceback for every probe. Drop only that record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.exc_info:
+            return True
+        return "AllocTimestamp" not in logging.Formatter().formatException(record.exc_info)
+
+
+logging.getLogger("grpc._server").addFilter(_DropUnimplementedProbe())
+
+
 class VectorStoreUnavailable(RuntimeError):
     """Milvus cannot be reached or opened; the message says which URI and why."""
 
