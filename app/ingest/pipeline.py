@@ -155,11 +155,6 @@ class Ingestor:
         except Exception as exc:
             log.exception("storing %s failed", path)
             return FileResult(name, "error", report_id, error=f"could not store the document: {_brief(exc)}")
-        try:  # searches right after an upload use the HNSW index, not a brute-force scan
-            if hasattr(self.vectors, "flush"):
-                self.vectors.flush()
-        except Exception:
-            log.warning("could not flush the vector store after %s", name, exc_info=True)
         return FileResult(name, "replaced" if old is not None else "ingested", report_id, n_findings, n_chunks)
 
     def _write(
