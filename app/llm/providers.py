@@ -90,11 +90,23 @@ def _openai(settings: Settings, base_url: str, key: str) -> BaseChatModel:
         "api_key": key or LOCAL_SERVER_KEY,
         "timeout": settings.llm_timeout_s,
         "max_retries": settings.llm_max_retries,
-        "max_tokens": settings.llm_max_tokens,
     }
+    if _is_openai_api(base_url):
+        kwargs["max_tokens"] = settings.llm_max_tokens  # sent as max_completion_tokens
+    else:
+        # ChatOpenAI sends its max_tokens as `max_completion_tokens`, which OpenAI-compatible
+        # servers such as llama-cpp-python's ignore: the budget was lost and a rambling model
+        # generated until its context was full (minutes per call on a CPU). Every compatible
+        # server understands the classic `max_tokens`.
+        kwargs["extra_body"] = {"max_tokens": settings.llm_max_tokens}
     if settings.llm_temperature is not None:
         kwargs["temperature"] = settings.llm_temperature
     return ChatOpenAI(**kwargs)
+
+
+def _is_openai_api(base_url: str) -> bool:
+    """No base URL (the OpenAI API itself) or one on api.openai.com."""
+    return not base_url or httpx.URL(base_url).host == "api.openai.com"
 
 
 def _clovax(settings: Settings, base_url: str, key: str) -> BaseChatModel:
