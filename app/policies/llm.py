@@ -73,6 +73,7 @@ MAX_CHAT_CHARS = 2000
 YEARS = range(1948, 2101)
 _MARKER = re.compile(r"\[(\d+)\]")
 _SELECT = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+_JSON_ERROR = re.compile(r"JSONDecodeError:? ([^\n]{1,80})")
 
 
 class LlmPolicies:
@@ -363,8 +364,22 @@ class LlmPolicies:
         if isinstance(parsed, dict):
             return validated(schema, parsed)
         raw = out.get("raw") if isinstance(out, dict) else None
+        if (getattr(raw, "response_metadata", None) or {}).get("finish_reason") == "length":
+            raise PolicyError(
+                "the reply was cut off at the output token limit (AURA_LLM_MAX_TOKENS)"
+            )
         for call in getattr(raw, "tool_calls", None) or []:
             return validated(schema, call.get("args") or {})
+        for call in getattr(raw, "invalid_tool_calls", None) or []:
+            # Arguments that are not JSON (llama-cpp-python reports a tool call cut at the
+            # token limit with finish_reason "tool_calls", so the cut shows only here).
+            m = _JSON_ERROR.search(call.get("error") or "")
+            tokens = ((raw.response_metadata or {}).get("token_usage") or {}).get("completion_tokens")
+            raise PolicyError(
+                "malformed tool-call arguments"
+                + (f": {m.group(1)}" if m else "")
+                + (f" after {tokens} output tokens" if tokens else "")
+            )
         if raw is not None and text_of(raw).strip():
             return parse_reply(schema, text_of(raw))
         error = out.get("parsing_error") if isinstance(out, dict) else None
