@@ -157,6 +157,7 @@ def write_report(results: Path, out: Path) -> None:
         for r in ing:
             md.append(f"| {r['figure']} | {r.get('embedding_cache', '-')} | {r['pages']} | {r.get('chunks', '-')} | {_f(r['seconds'])} | "
                       f"{_f(r['pages_per_s'], 2)} | {_f(r.get('chunks_per_s'), 2)} | {r.get('load1', '-')} | `{r['command']}` |")
+        md += [""] + [f"- cold {r['figure']}: {r['note']}" for r in cold if r.get("note") and r.get("figure") == "ingest"]
         if not any(r.get("figure") == "ingest" for r in cold):
             md.append("")
             md.append("No cold-cache figure recorded yet (`BENCH_COLD=1 make bench`).")
@@ -191,6 +192,8 @@ def write_report(results: Path, out: Path) -> None:
                 continue
             md.append(f"| {r['backend']} | {r['chunks']:,} | {_f(r['build_s'])} | {_f(r['rss_delta_mb'])} | {_f(r['p50_ms'], 2)} | "
                       f"{_f(r['p95_ms'], 2)} | {_f(r.get('filtered_p50_ms'), 2)} | {_f(r.get('filtered_p95_ms'), 2)} | {r.get('load1', '-')} |")
+        md.append("")
+        md += [f"- {r['backend']} at {r['chunks']:,}: `{r.get('command', '')}`; {r['note']}" for r in sc if r.get("note")]
         md.append("")
 
     notes = results / "notes.md"
