@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
 
+from app.ui.client import parse_sse as client_parse_sse
+
 
 def parse_sse(lines: Iterable[str]) -> list[tuple[str, Any]]:
-    """(event, JSON data) per event of a text/event-stream (comments and ids ignored)."""
-    events: list[tuple[str, Any]] = []
-    name, data = "message", []
-    for line in lines:
-        if line == "":
-            if data:
-                events.append((name, json.loads("\n".join(data))))
-            name, data = "message", []
-        elif line.startswith(":"):
-            continue
-        else:
-            field, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if field == "event":
-                name = value
-            elif field == "data":
-                data.append(value)
-    if data:
-        events.append((name, json.loads("\n".join(data))))
-    return events
+    """(event, JSON data) per event of a text/event-stream: the UI client's parser, so the API
+    tests and the UI read the stream the same way."""
+    return [(e.name, e.data) for e in client_parse_sse(iter(lines))]
 
 
 def stream_turn(client, headers: dict[str, str], **body: Any) -> list[tuple[str, Any]]:
