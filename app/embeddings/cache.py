@@ -1,6 +1,6 @@
 """Caching around an Embedder.
 
-Passages: a small SQLite key-value file keyed by (model name, sha1 of the text), so
+Passages: a small SQLite key-value file keyed by (model name, sha256 of the text), so
 re-ingesting, re-indexing and test runs reuse vectors instead of recomputing them (embedding
 the 12 real reports from scratch takes minutes on two cores). Queries: an in-memory LRU.
 """
@@ -19,7 +19,8 @@ from app.embeddings.base import Embedder
 
 
 def text_key(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+    """The content address of a passage: sha256 of its UTF-8 text (the model is the other key)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class CachedEmbedder:
@@ -74,6 +75,19 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack([found[k] for k in keys]).astype(np.float32)
+
+    def add_vectors(self, vectors: dict[str, np.ndarray]) -> int:
+        """Insert vectors by content key, keeping entries already cached; returns how many were new."""
+        if self._db is None or not vectors:
+            return 0
+        with self._lock:
+            before = self._db.total_changes
+            self._db.executemany(
+                "INSERT OR IGNORE INTO vectors (model, key, vec) VALUES (?, ?, ?)",
+                [(self.name, k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in vectors.items()],
+            )
+            self._db.commit()
+            return self._db.total_changes - before
 
     def cached_count(self, texts: list[str]) -> int:
         keys = {text_key(t) for t in texts}
