@@ -4,7 +4,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-all bench ingest-samples lint clean
+.PHONY: run test test-all bench ingest-samples lint clean system-deps
+
+# Debian packages the browser test needs (headless Chromium, Korean fonts).
+SYSTEM_PKGS := chromium fonts-nanum fonts-droid-fallback
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,8 +27,24 @@ run: $(STAMP)
 	echo "API http://127.0.0.1:8000/docs   UI http://127.0.0.1:8501"; \
 	$(VENV)/bin/aura ui --api http://127.0.0.1:8000 --host 127.0.0.1 --port 8501
 
+## make system-deps: install the Debian packages above when one is missing (as root), or say how
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	fc-list 2>/dev/null | grep -qi nanum || missing="$$missing fonts-nanum"; \
+	fc-list 2>/dev/null | grep -qi droid || missing="$$missing fonts-droid-fallback"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PKGS) >/dev/null; \
+	  else \
+	    echo "missing Debian packages:$$missing; run: sudo apt-get install -y $(SYSTEM_PKGS)" >&2; exit 1; \
+	  fi; \
+	fi
+
 ## make test: set up and run the test suite (slow tests with the 12 real reports included)
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(PY) -m pytest -q
 
 ## make bench: every benchmark figure as JSON lines (bench/results/latest.jsonl), then BENCHMARKS.md
