@@ -91,6 +91,8 @@ class AuraState(InputState, total=False):
     """The analyst's answer as AnswerSentence dicts (text, citations, quote), for verification."""
     citations: list[dict[str, Any]]
     """[{n, chunk_id, report_id, finding_id, quote, score}] for the answer's [n] markers."""
+    suggestions: list[str]
+    """Questions the user could ask next (also rendered at the end of ``answer``)."""
     feedback: str
     """Verifier feedback for a regeneration: the unsupported sentences."""
     verification: dict[str, Any] | None

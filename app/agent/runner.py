@@ -112,6 +112,7 @@ def turn_result(thread_id: str, state: dict[str, Any]) -> dict[str, Any]:
         "track": state.get("track"),
         "answer": state.get("answer", ""),
         "evidence": [{k: c.get(k) for k in ("n", "chunk_id", "report", "finding_id", "quote", "score", "page", "section")} for c in state.get("citations") or []],
+        "suggestions": list(state.get("suggestions") or []),
         "sql": {"query": sql.get("query"), "columns": sql.get("columns", []), "rows": sql.get("rows", []), "error": sql.get("error")} if sql else None,
         "report": state.get("report"),
         "verification": {k: v.get(k) for k in ("grounded", "useful", "unsupported", "confidence")} if v else None,

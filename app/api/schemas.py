@@ -66,6 +66,7 @@ class TurnOut(BaseModel):
     track: str | None = Field(None, description="chat | fast | deep | report")
     answer: str
     evidence: list[EvidenceOut] = []
+    suggestions: list[str] = Field([], description="Questions the user could ask next, answerable from the store.")
     sql: SqlOut | None = None
     report: dict[str, Any] | None = Field(None, description="{status: ready, draft} or {status: needs_info, missing}.")
     verification: VerificationOut | None = None

@@ -69,6 +69,7 @@ def build(services: GraphServices):
             "answer": render(answer, state.get("sop") or [], language(state["question"])),
             "sentences": [s.model_dump() for s in answer.sentences],
             "citations": cites,
+            "suggestions": list(answer.follow_up_questions),
             "regeneration_count": regenerations,
             "feedback": "",
         }

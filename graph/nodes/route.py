@@ -74,6 +74,7 @@ def build(services: GraphServices):
             "answer": "",
             "sentences": [],
             "citations": [],
+            "suggestions": [],
             "feedback": "",
             "verification": None,
             "report": None,
