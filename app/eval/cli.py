@@ -56,3 +56,89 @@ def retrieval(
             f"{r.latency_ms['p50']:.1f}", f"{r.latency_ms['p95']:.1f}",
         )
     Console().print(table)
+
+
+@eval_app.command("answers")
+def answers(
+    dataset: Annotated[Path, typer.Option(help="Gold directory with questions.jsonl and conversations.jsonl.")] = Path("data/eval/answers"),
+    split: Annotated[str, typer.Option(help="dev | test | all (all reports dev and test separately).")] = "all",
+    policies: Annotated[str, typer.Option(help="offline (the default policies) | llm (the configured AURA_LLM_* endpoint).")] = "offline",
+    next_steps: Annotated[bool, typer.Option(help="Run each suggested question as a follow-up (phase 4).")] = True,
+    details: Annotated[Path | None, typer.Option(help="Per-question JSONL (default: <data dir>/eval/answers-<split>.jsonl).")] = None,
+    calibrate: Annotated[bool, typer.Option(help="Print the calibrated cosine threshold for partial nugget matches and stop.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Score the answers over a gold set: citation, nuggets, groundedness, next steps,
+    abstention, readability, latency, per kind of question. Runs on the current store (ingest
+    ../shared/data/bai-reports first)."""
+    from rich.console import Console
+
+    from app.eval.answers import GoldError, check_store, load_gold, run, summarize
+    from app.services import Services
+    from app.settings import Settings
+
+    if policies not in ("offline", "llm"):
+        raise typer.BadParameter("use --policies offline or --policies llm")
+    try:
+        gold = load_gold(dataset, split)
+    except GoldError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    settings = Settings()
+    if policies == "offline":
+        settings = settings.model_copy(update={"llm_provider": "none"})
+    elif settings.llm_provider == "none":
+        raise typer.BadParameter("--policies llm needs AURA_LLM_PROVIDER (and the endpoint) configured")
+    services = Services(settings)
+    try:
+        problem = check_store(services, gold)
+        if problem:
+            raise typer.BadParameter(problem)
+        if calibrate:
+            from app.eval.answers import calibrate_partial
+
+            sys.stdout.write(json.dumps(calibrate_partial(services, gold), ensure_ascii=False) + "\n")
+            return
+        recs = run(services, gold, next_steps=next_steps)
+    finally:
+        services.close()
+    path = details or settings.data_dir / "eval" / f"answers-{split}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    if split == "all":
+        result = {s: summarize([r for r in recs if r.get("split") == s]) for s in ("dev", "test")}
+    else:
+        result = {split: summarize(recs)}
+    result["policies"] = policies
+    result["details"] = str(path)
+    if as_json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        return
+    Console().print(format_answer_tables(result))
+
+
+def format_answer_tables(result: dict) -> str:
+    """A plain-text table per split: one row per kind of question, then overall and abstention."""
+    cols = ("top1", "any_gold", "citation_precision", "nuggets", "groundedness", "next_steps_evidence",
+            "false_abstention", "artefact_answers", "chars_median", "ms_p50", "ms_p95")
+    lines = []
+    for split in ("dev", "test"):
+        if split not in result:
+            continue
+        s = result[split]
+        lines.append(f"{split}: {s['overall']['questions']} questions")
+        lines.append("kind".ljust(16) + " ".join(c[:10].rjust(10) for c in cols))
+        for name, block in [*s["by_kind"].items(), ("answerable+un", s["overall"])]:
+            lines.append(name.ljust(16) + " ".join(_fmt(block.get(c)).rjust(10) for c in cols))
+        a = s["abstention"]
+        lines.append(f"abstention P {a['precision']:.3f} R {a['recall']:.3f} F1 {a['f1']:.3f}")
+        if "conversations" in s:
+            c = s["conversations"]
+            lines.append(f"conversations: {c['turns']} turns, follow-up/pivot decisions {_fmt(c['decision_accuracy_later_turns'])}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _fmt(v: object) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.3f}" if isinstance(v, float) else str(v)

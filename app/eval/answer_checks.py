@@ -1,0 +1,273 @@
+"""Text checks behind ``aura eval answers``: what an answer presents first, which nuggets it
+states, whether each cited sentence is supported by the passages it cites, and whether the text
+an auditor reads carries PDF extraction debris.
+
+These checks are independent of the analyst and verifier policies they measure: they read the
+answer text, the cited passages and the gold, nothing else.
+
+Thresholds (documented here, used below):
+- ``SUPPORT_MIN_COVERAGE`` 0.6: a cited sentence without a verbatim quote is supported when at
+  least 60% of its content morphemes (those not already in the question) occur in the cited
+  passages and their headings (finding title, report, institutions, dispositions).
+- ``NUGGET_PARTIAL_MIN_COS``: a nugget whose proof phrase is not in the answer counts 0.5 when an
+  answer sentence is this close (cosine, multilingual-e5) to the nugget's fact. Calibrated on the
+  dev split (``calibrate_partial``): the lowest threshold at which >= 95% of the matches it admits
+  are sentences that do contain the nugget's phrase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from app.text.korean import get_kiwi, morphemes
+
+SUPPORT_MIN_COVERAGE = 0.6
+NUGGET_PARTIAL_MIN_COS = 0.90
+
+CITE = re.compile(r"\[(\d{1,3})\]")
+QUOTE = re.compile(r"[\"“]([^\"”]{8,}?)[\"”]")
+_WS = re.compile(r"\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s*")
+_HANGUL = re.compile(r"[가-힣]")
+_FOOTNOTE_OPEN = re.compile(r"^\s*\d{1,3}\)\s*\S")
+_MASK_DEBRIS = re.compile(r"○\s+○|[가-힣]○\s+[가-힣]|○{4,}")
+_SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
+_SOFT_ENDS = set("다음함임됨요")
+
+
+def squash(text: str) -> str:
+    """Text without any whitespace, lowercased: PDF text loses or adds spaces at random."""
+    return _WS.sub("", text or "").lower()
+
+
+def contains(haystack: str, needle: str) -> bool:
+    n = squash(needle)
+    return bool(n) and n in squash(haystack)
+
+
+# ---------------------------------------------------------------- answer structure
+
+
+def main_text(answer: str, suggestions: Sequence[str]) -> str:
+    """The answer without its list of suggested next questions (and that list's header)."""
+    lines = answer.split("\n")
+    drop: set[int] = set()
+    wanted = {f"- {s}".strip() for s in suggestions}
+    for i, line in enumerate(lines):
+        if line.strip() in wanted:
+            drop.add(i)
+    if drop:
+        first = min(drop)
+        if first > 0 and lines[first - 1].rstrip().endswith(":"):
+            drop.add(first - 1)
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop).strip()
+
+
+def sentences(text: str) -> list[str]:
+    """Display units: each non-empty line, split further at Korean/English sentence ends."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        # do not split inside quotes: split only where the text outside quotes ends a sentence
+        parts, depth, start = [], False, 0
+        for i, ch in enumerate(line):
+            if ch in "\"“”":
+                depth = not depth if ch == '"' else ch == "“"
+            elif not depth and ch in ".?!" and i + 1 < len(line) and line[i + 1] == " " and i > start + 10:
+                nxt = line[i + 2 : i + 3]
+                if nxt and not nxt.isdigit():
+                    parts.append(line[start : i + 1])
+                    start = i + 2
+        parts.append(line[start:])
+        out.extend(p.strip() for p in parts if p.strip())
+    return out
+
+
+def cited_numbers(text: str) -> list[int]:
+    """[n] markers in reading order, each once."""
+    return list(dict.fromkeys(int(n) for n in CITE.findall(text)))
+
+
+def first_finding(text: str, docs: Sequence[dict[str, Any]]) -> str | None:
+    """The finding the answer presents first: the first [n] in reading order whose passage
+    belongs to a finding."""
+    for n in cited_numbers(text):
+        if 0 < n <= len(docs) and docs[n - 1].get("finding_id"):
+            return docs[n - 1]["finding_id"]
+    return None
+
+
+def cited_docs(text: str, docs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [docs[n - 1] for n in cited_numbers(text) if 0 < n <= len(docs)]
+
+
+def doc_context(doc: dict[str, Any]) -> str:
+    """A passage with everything shown beside it: heading, finding title, report, institutions,
+    dispositions."""
+    meta = [doc.get("heading") or "", doc.get("finding_title") or "", doc.get("report_title") or ""]
+    meta += list(doc.get("institutions") or []) + list(doc.get("dispositions") or [])
+    return "\n".join([*meta, doc.get("text") or ""])
+
+
+# ---------------------------------------------------------------- phase 2: nuggets
+
+
+def nugget_hits(text: str, nuggets: Sequence[dict[str, Any]]) -> list[bool]:
+    """Whether the answer text states each nugget verbatim (its proof phrase, spacing aside)."""
+    return [contains(text, n["phrase"]) for n in nuggets]
+
+
+# ---------------------------------------------------------------- phase 3: groundedness
+
+
+def _strip_markup(sentence: str) -> str:
+    s = CITE.sub(" ", sentence)
+    s = _BULLET.sub("", s)
+    return s.strip()
+
+
+def supported(sentence: str, docs: Sequence[dict[str, Any]], question: str) -> bool:
+    """A cited sentence is supported when every verbatim quote in it occurs in the cited
+    passages, or (no quote) when most of its new content words occur there."""
+    context = "\n".join(doc_context(d) for d in docs)
+    quotes = QUOTE.findall(sentence)
+    if quotes:
+        return all(contains(context, q) for q in quotes)
+    asked = set(morphemes(question))
+    terms = {t for t in morphemes(_strip_markup(sentence)) if t not in asked}
+    if not terms:
+        return True
+    have = set(morphemes(context))
+    return len(terms & have) / len(terms) >= SUPPORT_MIN_COVERAGE
+
+
+def groundedness(text: str, docs: Sequence[dict[str, Any]], question: str) -> tuple[int, list[str], int]:
+    """(cited sentences, the unsupported ones, sentences with no citation)."""
+    cited, bad, uncited = 0, [], 0
+    for s in sentences(text):
+        nums = [int(n) for n in CITE.findall(s)]
+        sources = [docs[n - 1] for n in nums if 0 < n <= len(docs)]
+        if not sources:
+            uncited += 1
+            continue
+        cited += 1
+        if not supported(s, sources, question):
+            bad.append(s)
+    return cited, bad, uncited
+
+
+# ---------------------------------------------------------------- readability
+
+
+def split_words(doc_text: str) -> list[tuple[str, str]]:
+    """Words that a line break in the PDF text cuts in two, as (left part, right part): the
+    break sits between Hangul letters and Kiwi's spacing of the joined text puts no space there."""
+    out: list[tuple[str, str]] = []
+    kiwi = get_kiwi()
+    for m in re.finditer(r"([가-힣]{1,8})[ \t]*\n[ \t]*([가-힣]{1,8})", doc_text):
+        left, right = m.group(1), m.group(2)
+        spaced = kiwi.space(left + right)
+        cut = len(left)
+        # position of the junction in the spaced text: count non-space characters
+        seen, space_at_cut = 0, False
+        for i, ch in enumerate(spaced):
+            if ch == " ":
+                continue
+            if seen == cut:
+                space_at_cut = i > 0 and spaced[i - 1] == " "
+                break
+            seen += 1
+        if not space_at_cut:
+            out.append((left, right))
+    return out
+
+
+def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
+    """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…')."""
+    q = squash(quote)[:12]
+    if not q:
+        return False
+    flat, index = [], []
+    for i, ch in enumerate(doc_text):
+        if not ch.isspace():
+            flat.append(ch.lower())
+            index.append(i)
+    pos = "".join(flat).find(q)
+    if pos <= 0:
+        return False
+    start = index[pos]
+    j = start - 1
+    newline = False
+    while j >= 0 and doc_text[j].isspace():
+        newline |= doc_text[j] == "\n"
+        j -= 1
+    if j < 0:
+        return False
+    prev = doc_text[j]
+    if prev in _SENTENCE_END_BEFORE:
+        return False
+    return not (newline and prev in _SOFT_ENDS)
+
+
+def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
+    """PDF extraction debris in the displayed text: words split by a line break, a footnote
+    marker opening a quote, a quote that starts mid-sentence, masked-name debris."""
+    found: list[str] = []
+    docs = list(docs)
+    for d in docs:
+        for left, right in split_words(d.get("text") or ""):
+            if f"{left} {right}" in text:
+                found.append(f"split word: '{left} {right}'")
+    for q in QUOTE.findall(text):
+        if _FOOTNOTE_OPEN.match(q):
+            found.append(f"footnote opens quote: '{q[:20]}'")
+        elif _HANGUL.search(q[:3]) and any(_starts_mid_sentence(q, d.get("text") or "") for d in docs if contains(d.get("text") or "", q[:30])):
+            found.append(f"mid-sentence quote: '{q[:20]}'")
+    for m in _MASK_DEBRIS.finditer(text):
+        found.append(f"mask debris: '{m.group(0)}'")
+    return list(dict.fromkeys(found))
+
+
+# ---------------------------------------------------------------- kind-specific checks
+
+RECOMMEND_MARKERS = ("적절", "추천", "권장", "바람직", "타당", "recommend", "appropriate", "suggest")
+
+
+def recommended_disposition(text: str, dispositions: Sequence[str]) -> str | None:
+    """The disposition the answer recommends: in the first sentence that carries a
+    recommendation marker, the disposition word nearest before the marker (else the first after)."""
+    for s in sentences(text):
+        low = s.lower()
+        marks = [low.find(m) for m in RECOMMEND_MARKERS if m in low]
+        if not marks:
+            continue
+        at = min(marks)
+        found = [(s.rfind(d, 0, at), d) for d in dispositions if s.rfind(d, 0, at) >= 0]
+        if found:
+            return max(found)[1]
+        after = sorted((s.find(d, at), d) for d in dispositions if s.find(d, at) >= 0)
+        if after:
+            return after[0][1]
+    return None
+
+
+_LAW = re.compile(r"「?([^「」]+?)」?\s*(제\s*\d+\s*조(?:\s*의\s*\d+)?)")
+
+
+def law_recalled(text: str, law_ref: str) -> bool:
+    """The answer names the law and the article of a gold reference like 「지방공무원법」 제48조."""
+    m = _LAW.search(law_ref)
+    if not m:
+        return contains(text, law_ref)
+    return contains(text, m.group(1)) and contains(text, m.group(2))
+
+
+def is_repeat(suggestion: str, question: str) -> bool:
+    a, b = set(morphemes(suggestion)), set(morphemes(question))
+    if squash(suggestion) == squash(question):
+        return True
+    return bool(a | b) and len(a & b) / len(a | b) >= 0.8

@@ -1,0 +1,350 @@
+"""``aura eval answers``: score the answer an auditor reads, over a gold set written blind
+(``data/eval/answers/``, see its README).
+
+Each single-turn question runs through the whole graph in a fresh thread; each conversation
+runs turn by turn in one thread. Per answer (checks in ``answer_checks``):
+
+- phase 1, citation: precision (cited passages that belong to a gold finding or contain a gold
+  nugget phrase), recall (gold findings cited), top-1 (the first finding presented is gold),
+  any-gold (at least one gold finding cited);
+- phase 2, nuggets: share of gold nuggets the answer states (proof phrase present, spacing
+  aside; an embedding match above a calibrated threshold counts half), all and vital;
+- phase 3, groundedness: share of cited sentences supported by the passages they cite;
+- phase 4, next steps: each suggested question, run as a follow-up forked from the answer's
+  checkpoint, returns evidence and is not a repeat of the question;
+- abstention: precision / recall / F1 of "the reports hold no answer" (the turn's
+  ``coverage`` is ``none``, or, where a graph reports no coverage, it cites nothing);
+- readability: answers with PDF debris, main-text length;
+- kind-specific: the recommended disposition matches the precedents' (disposition questions),
+  gold law references recalled (legal-basis questions);
+- latency p50/p95 and LLM calls per turn.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from app.agent.runner import Agent
+from app.db.models import Chunk, Finding
+from app.eval import answer_checks as chk
+from app.eval.metrics import percentile
+from app.ingest.chunking import sentence_spans
+from app.services import Services
+
+KINDS = ("similar_cases", "disposition", "actions", "institution", "legal_basis", "summary")
+SPLITS = ("dev", "test", "all")
+DISPOSITION_WORDS = ("징계", "문책", "시정", "주의", "통보", "개선", "권고", "변상", "고발", "훈계", "인사자료")
+
+
+class GoldError(ValueError):
+    """The gold set is missing or malformed; the message names the file and line."""
+
+
+@dataclass
+class Gold:
+    questions: list[dict[str, Any]]
+    conversations: list[dict[str, Any]]
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise GoldError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+    return rows
+
+
+def load_gold(directory: str | Path, split: str = "all") -> Gold:
+    """questions.jsonl and conversations.jsonl of a gold directory, limited to one split."""
+    if split not in SPLITS:
+        raise GoldError(f"unknown split {split!r} (use dev, test or all)")
+    root = Path(directory)
+    qpath, cpath = root / "questions.jsonl", root / "conversations.jsonl"
+    if not qpath.is_file():
+        raise GoldError(f"{qpath} not found")
+    questions = _jsonl(qpath)
+    conversations = _jsonl(cpath) if cpath.is_file() else []
+    for q in questions:
+        missing = [k for k in ("id", "kind", "question", "answerable", "split") if k not in q]
+        if missing:
+            raise GoldError(f"{qpath}: {q.get('id', '?')} lacks {', '.join(missing)}")
+        if q["answerable"] and not q.get("gold_findings"):
+            raise GoldError(f"{qpath}: {q['id']} is answerable but has no gold_findings")
+    keep = (lambda r: True) if split == "all" else (lambda r: r.get("split") == split)
+    return Gold([q for q in questions if keep(q)], [c for c in conversations if keep(c)])
+
+
+# ---------------------------------------------------------------- running turns
+
+
+class Runner:
+    """Runs turns through one compiled graph with an in-memory checkpointer."""
+
+    def __init__(self, services: Services) -> None:
+        self.agent = Agent(services, checkpointer=InMemorySaver())
+
+    def turn(self, thread: str, text: str, checkpoint: str | None = None) -> tuple[dict[str, Any], float, str]:
+        """(final state, milliseconds, checkpoint id after the turn)."""
+        config = self.agent._config(thread)
+        if checkpoint:
+            config["configurable"]["checkpoint_id"] = checkpoint
+        t0 = time.perf_counter()
+        self.agent.graph.invoke({"messages": [HumanMessage(text)], "mode": "auto"}, config, context=self.agent.context)
+        ms = (time.perf_counter() - t0) * 1000
+        snap = self.agent.graph.get_state(self.agent._config(thread))
+        return snap.values, ms, snap.config["configurable"]["checkpoint_id"]
+
+
+def abstained(state: dict[str, Any]) -> bool:
+    if "coverage" in state and state["coverage"]:
+        return state["coverage"] == "none"
+    rows = (state.get("sql") or {}).get("rows") or []
+    return not state.get("citations") and not rows
+
+
+def has_evidence(state: dict[str, Any]) -> bool:
+    return bool(state.get("citations")) or bool((state.get("sql") or {}).get("rows"))
+
+
+def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[str, Any]:
+    """Every per-answer figure for one gold item and the graph's final state."""
+    docs = state.get("documents") or []
+    suggestions = list(state.get("suggestions") or [])
+    text = chk.main_text(state.get("answer") or "", suggestions)
+    cited = chk.cited_docs(text, docs)
+    gold = set(item.get("gold_findings") or [])
+    nuggets = item.get("nuggets") or []
+    rec: dict[str, Any] = {
+        "id": item["id"], "kind": item.get("kind"), "lang": item.get("lang"), "split": item.get("split"),
+        "answerable": bool(item.get("answerable")), "question": item["question"],
+        "unanswerable_type": item.get("unanswerable_type"),
+        "track": state.get("track"), "abstained": abstained(state), "coverage": state.get("coverage"),
+        "first_finding": chk.first_finding(text, docs),
+        "cited_findings": list(dict.fromkeys(d.get("finding_id") for d in cited if d.get("finding_id"))),
+        "chars": len(text), "ms": round(ms, 1),
+        "llm_calls": sum(s.get("llm_calls", 0) for s in state.get("steps") or []),
+        "suggestions": suggestions, "answer": text,
+        "verification": state.get("verification"),
+    }
+    n_cited, unsupported, uncited = chk.groundedness(text, docs, item["question"])
+    rec.update(cited_sentences=n_cited, unsupported=unsupported, uncited_sentences=uncited)
+    rec["artefacts"] = chk.artefacts(text, cited)
+    if not rec["answerable"]:
+        return rec
+    phrases = [n["phrase"] for n in nuggets]
+    relevant = [d for d in cited if d.get("finding_id") in gold or any(chk.contains(d.get("text") or "", p) for p in phrases)]
+    rec["citation_precision"] = len(relevant) / len(cited) if cited else None
+    rec["citation_recall"] = len(gold & set(rec["cited_findings"])) / len(gold)
+    rec["any_gold"] = bool(gold & set(rec["cited_findings"]))
+    rec["top1"] = rec["first_finding"] in gold
+    hits = chk.nugget_hits(text, nuggets)
+    rec["nugget_hits"] = hits
+    if item.get("kind") == "disposition" and item.get("precedent_dispositions"):
+        got = chk.recommended_disposition(text, DISPOSITION_WORDS)
+        rec["recommended"] = got
+        rec["disposition_match"] = got in set(item["precedent_dispositions"])
+    if item.get("law_refs"):
+        rec["law_recall"] = sum(chk.law_recalled(text, r) for r in item["law_refs"]) / len(item["law_refs"])
+    return rec
+
+
+def _partial_nuggets(services: Services, recs: list[dict[str, Any]], items: dict[str, dict[str, Any]], threshold: float) -> None:
+    """Nugget scores: 1 for a verbatim hit, 0.5 when an answer sentence is within the calibrated
+    cosine of the nugget's fact, else 0."""
+    for rec in recs:
+        if not rec.get("answerable") or "nugget_hits" not in rec:
+            continue
+        nuggets = items[rec["id"]].get("nuggets") or []
+        scores = [1.0 if h else 0.0 for h in rec["nugget_hits"]]
+        misses = [i for i, h in enumerate(rec["nugget_hits"]) if not h]
+        sents = chk.sentences(rec["answer"])
+        if misses and sents:
+            facts = services.embedder.embed_queries([nuggets[i]["fact"] for i in misses])
+            sv = services.embedder.embed_queries(sents)
+            best = (facts @ sv.T).max(axis=1)
+            for i, cos in zip(misses, best, strict=True):
+                if cos >= threshold:
+                    scores[i] = 0.5
+        rec["nugget_scores"] = scores
+        rec["nuggets"] = sum(scores) / len(scores) if scores else None
+        vital = [s for s, n in zip(scores, nuggets, strict=True) if n.get("vital")]
+        rec["nuggets_vital"] = sum(vital) / len(vital) if vital else None
+
+
+def _next_steps(runner: Runner, rec: dict[str, Any], thread: str, checkpoint: str) -> None:
+    out = []
+    for s in rec["suggestions"]:
+        state, _, _ = runner.turn(thread, s, checkpoint)
+        out.append({"question": s, "evidence": has_evidence(state), "repeat": chk.is_repeat(s, rec["question"])})
+    rec["next_steps"] = out
+
+
+def run(services: Services, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> list[dict[str, Any]]:
+    """Every gold question and conversation turn through the graph, scored."""
+    return list(iter_run(services, gold, next_steps=next_steps, partial_threshold=partial_threshold))
+
+
+def iter_run(services: Services, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> Iterator[dict[str, Any]]:
+    runner = Runner(services)
+    items: dict[str, dict[str, Any]] = {}
+    for q in gold.questions:
+        thread = f"eval-{q['id']}"
+        state, ms, cp = runner.turn(thread, q["question"])
+        rec = score_turn(q, state, ms)
+        items[q["id"]] = q
+        if next_steps:
+            _next_steps(runner, rec, thread, cp)
+        _partial_nuggets(services, [rec], items, partial_threshold)
+        yield rec
+    for conv in gold.conversations:
+        thread = f"eval-{conv['id']}"
+        for i, turn in enumerate(conv["turns"], start=1):
+            item = {"id": f"{conv['id']}#{i}", "split": conv.get("split"), "kind": turn.get("kind"),
+                    "answerable": turn.get("answerable", True), **turn}
+            state, ms, _ = runner.turn(thread, turn["question"])
+            rec = score_turn(item, state, ms)
+            rec["conversation"] = conv["id"]
+            rec["expect"] = turn.get("expect")
+            rec["got"] = "follow_up" if state.get("follow_up") else "new"
+            items[item["id"]] = item
+            if item["answerable"] and item.get("gold_findings"):
+                _partial_nuggets(services, [rec], items, partial_threshold)
+            yield rec
+
+
+# ---------------------------------------------------------------- aggregation
+
+
+def _mean(values: list[Any]) -> float | None:
+    vals = [float(v) for v in values if v is not None]
+    return round(sum(vals) / len(vals), 4) if vals else None
+
+
+def _block(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Figures for a group of single-turn records (answerable and not)."""
+    ans = [r for r in recs if r["answerable"]]
+    una = [r for r in recs if not r["answerable"]]
+    steps = [s for r in recs for s in r.get("next_steps") or []]
+    cited = sum(r["cited_sentences"] for r in ans)
+    bad = sum(len(r["unsupported"]) for r in ans)
+    out: dict[str, Any] = {
+        "questions": len(recs), "answerable": len(ans), "unanswerable": len(una),
+        "top1": _mean([r["top1"] for r in ans]),
+        "any_gold": _mean([r["any_gold"] for r in ans]),
+        "citation_recall": _mean([r["citation_recall"] for r in ans]),
+        "citation_precision": _mean([r["citation_precision"] for r in ans]),
+        "nuggets": _mean([r.get("nuggets") for r in ans]),
+        "nuggets_vital": _mean([r.get("nuggets_vital") for r in ans]),
+        "groundedness": round(1 - bad / cited, 4) if cited else None,
+        "false_abstention": _mean([r["abstained"] for r in ans]),
+        "abstained_unanswerable": _mean([r["abstained"] for r in una]),
+        "next_steps_evidence": _mean([s["evidence"] and not s["repeat"] for s in steps]),
+        "artefact_answers": _mean([bool(r["artefacts"]) for r in recs]),
+        "chars_median": statistics.median([r["chars"] for r in recs]) if recs else None,
+        "ms_p50": round(percentile([r["ms"] for r in recs], 50), 1) if recs else None,
+        "ms_p95": round(percentile([r["ms"] for r in recs], 95), 1) if recs else None,
+        "llm_calls": _mean([r["llm_calls"] for r in recs]),
+    }
+    disp = [r["disposition_match"] for r in ans if "disposition_match" in r]
+    if disp:
+        out["disposition_match"] = _mean(disp)
+    laws = [r["law_recall"] for r in ans if "law_recall" in r]
+    if laws:
+        out["law_recall"] = _mean(laws)
+    return out
+
+
+def abstention(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Positive class: the reports hold no answer."""
+    tp = sum(1 for r in recs if r["abstained"] and not r["answerable"])
+    fp = sum(1 for r in recs if r["abstained"] and r["answerable"])
+    fn = sum(1 for r in recs if not r["abstained"] and not r["answerable"])
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4),
+            "false_abstentions": [x["id"] for x in recs if x["abstained"] and x["answerable"]]}
+
+
+def summarize(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    single = [r for r in recs if "conversation" not in r]
+    turns = [r for r in recs if "conversation" in r]
+    out: dict[str, Any] = {
+        "overall": _block(single),
+        "by_kind": {k: _block([r for r in single if r["kind"] == k and r["answerable"]]) for k in KINDS},
+        "unanswerable": _block([r for r in single if not r["answerable"]]),
+        "abstention": abstention(single),
+    }
+    by_type: dict[str, list[bool]] = {}
+    for r in single:
+        if not r["answerable"]:
+            by_type.setdefault(r.get("unanswerable_type") or "?", []).append(r["abstained"])
+    out["unanswerable"]["by_type"] = {k: _mean(v) for k, v in sorted(by_type.items())}
+    if turns:
+        labelled = [r for r in turns if r.get("expect")]
+        later = [r for r in labelled if not r["id"].endswith("#1")]
+        out["conversations"] = {
+            "conversations": len({r["conversation"] for r in turns}), "turns": len(turns),
+            "decision_accuracy": _mean([r["expect"] == r["got"] for r in labelled]),
+            "decision_accuracy_later_turns": _mean([r["expect"] == r["got"] for r in later]),
+            "follow_up_accuracy": _mean([r["got"] == "follow_up" for r in later if r["expect"] == "follow_up"]),
+            "pivot_accuracy": _mean([r["got"] == "new" for r in later if r["expect"] == "new"]),
+            **{k: v for k, v in _block(turns).items() if k in ("top1", "any_gold", "nuggets", "false_abstention", "abstained_unanswerable")},
+            "decision_errors": [{"id": r["id"], "question": r["question"], "expect": r["expect"], "got": r["got"]}
+                                for r in labelled if r["expect"] != r["got"]],
+        }
+    return out
+
+
+def calibrate_partial(services: Services, gold: Gold, target_precision: float = 0.95) -> dict[str, Any]:
+    """The cosine threshold for a partial nugget match, from the gold itself: every sentence of
+    each gold finding's text is a candidate; those containing the nugget's phrase are positives.
+    Returns the lowest threshold whose admitted matches are >= target_precision positive."""
+    with services.sessions() as session:
+        rows = session.query(Chunk.finding_id, Chunk.text).filter(Chunk.finding_id.isnot(None)).all()
+    texts: dict[str, list[str]] = {}
+    for fid, text in rows:
+        texts.setdefault(fid, []).extend(text[s:e] for s, e in sentence_spans(text) if e - s >= 15)
+    pairs: list[tuple[float, bool]] = []
+    for q in gold.questions:
+        for n in q.get("nuggets") or []:
+            sents = texts.get(n.get("finding"), [])[:60]
+            if not sents:
+                continue
+            f = services.embedder.embed_queries([n["fact"]])
+            sv = services.embedder.embed_queries(sents)
+            for s, cos in zip(sents, (f @ sv.T)[0], strict=True):
+                pairs.append((float(cos), chk.contains(s, n["phrase"])))
+    pairs.sort(reverse=True)
+    best, tp = 1.0, 0
+    for i, (cos, pos) in enumerate(pairs, start=1):
+        tp += pos
+        if tp / i >= target_precision:
+            best = cos
+    return {"threshold": round(best, 4), "pairs": len(pairs), "positives": int(np.sum([p for _, p in pairs]))}
+
+
+def check_store(services: Services, gold: Gold) -> str | None:
+    """None when the store holds every gold finding; else what is missing and how to fix it."""
+    wanted = {f for q in gold.questions for f in q.get("gold_findings") or []}
+    wanted |= {f for c in gold.conversations for t in c["turns"] for f in t.get("gold_findings") or []}
+    with services.sessions() as session:
+        have = {fid for (fid,) in session.query(Finding.id).all()}
+    missing = sorted(wanted - have)
+    if missing:
+        return (f"the store lacks {len(missing)} gold findings (e.g. {missing[0]}): "
+                "ingest ../shared/data/bai-reports first (aura ingest ../shared/data/bai-reports)")
+    return None

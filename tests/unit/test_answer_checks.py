@@ -1,0 +1,69 @@
+"""The answer evaluation's text checks, on answers written for the test."""
+
+from app.eval import answer_checks as chk
+
+DOCS = [
+    {"finding_id": "R-F02", "finding_title": "위험물질 관리 부적정", "report_title": "연구원 감사",
+     "institutions": ["한국연구원"], "dispositions": ["주의"], "heading": "",
+     "text": "연구원은 위\n험유해물질을 보관하면서 관리대장을 작성하지 않았다. 감사원은 연구원장에게 주의를 요구한다.\n"
+             "43) 연구시설 안전법 제2조 참조\n이에 따라 관리 책임자를 지정하여야 한다."},
+    {"finding_id": None, "finding_title": None, "report_title": "연구원 감사", "institutions": [], "dispositions": [],
+     "heading": "", "text": "감사실시 개요: 2025년 5월 실지감사를 하였다."},
+    {"finding_id": "R-F05", "finding_title": "수의계약 부적정", "report_title": "연구원 감사",
+     "institutions": ["한국연구원"], "dispositions": ["통보"], "heading": "",
+     "text": "동일 업체와 반복하여 수의계약을 체결하였다."},
+]
+
+
+def test_main_text_drops_the_suggestion_block():
+    answer = "요지입니다 [1].\n\n이어서 확인할 질문:\n- 조치할 사항은?\n- 다른 기관은?"
+    assert chk.main_text(answer, ["조치할 사항은?", "다른 기관은?"]) == "요지입니다 [1]."
+
+
+def test_first_finding_skips_report_level_passages():
+    assert chk.first_finding("개요는 이렇습니다 [2]. 핵심 사례 [3], 그리고 [1].", DOCS) == "R-F05"
+    assert chk.cited_numbers("[3] [1] [3]") == [3, 1]
+
+
+def test_nuggets_match_despite_spacing():
+    hits = chk.nugget_hits("감사원은 연구원장에게 주의를요구 했습니다 [1].", [{"phrase": "주의를 요구"}, {"phrase": "변상"}])
+    assert hits == [True, False]
+
+
+def test_quoted_sentence_is_supported_only_by_its_own_passage():
+    s = '문제점: "관리대장을 작성하지 않았다" [1]'
+    assert chk.supported(s, [DOCS[0]], "위험물질 관리 사례")
+    assert not chk.supported(s, [DOCS[2]], "위험물질 관리 사례")
+
+
+def test_unquoted_sentence_needs_most_new_words_in_the_cited_passage():
+    q = "연구원 사례 알려줘"
+    assert chk.supported("감사원은 연구원장에게 관리대장 작성과 관련하여 주의를 요구했습니다 [1].", [DOCS[0]], q)
+    assert not chk.supported("감사원은 보조금 환수와 징계를 요구했습니다 [1].", [DOCS[0]], q)
+    cited, bad, uncited = chk.groundedness("주의를 요구했습니다 [1].\n참고로 다른 건도 있습니다.", DOCS, q)
+    assert (cited, bad, uncited) == (1, [], 1)
+
+
+def test_artefacts_are_found_in_what_the_auditor_reads():
+    found = chk.artefacts('문제점: "연구원은 위 험유해물질을 보관하면서" [1]', [DOCS[0]])
+    assert any("split word" in f for f in found)
+    found = chk.artefacts('근거: "43) 연구시설 안전법 제2조 참조" [1]', [DOCS[0]])
+    assert any("footnote" in f for f in found)
+    found = chk.artefacts('근거: "험유해물질을 보관하면서 관리대장을" [1]', [DOCS[0]])
+    assert any("mid-sentence" in f for f in found)
+    clean = chk.artefacts('문제점: "연구원은 위험유해물질을 보관하면서 관리대장을 작성하지 않았다." [1]', [DOCS[0]])
+    assert clean == []
+
+
+def test_recommended_disposition_and_law_recall():
+    text = "선례 3건 중 2건이 주의였습니다.\n권고: 이 사안에는 통보보다 주의 요구가 적절합니다 (판단은 감사인의 몫)."
+    assert chk.recommended_disposition(text, ["주의", "통보", "징계"]) == "주의"
+    assert chk.recommended_disposition("Recommendation: 징계 is appropriate here.", ["주의", "징계"]) == "징계"
+    assert chk.recommended_disposition("선례는 주의 2건입니다.", ["주의"]) is None
+    assert chk.law_recalled("「지방 공무원법」 제48조(성실 의무)에 따라", "「지방공무원법」 제48조")
+    assert not chk.law_recalled("「지방공무원법」 제49조", "「지방공무원법」 제48조")
+
+
+def test_repeats_are_recognised():
+    assert chk.is_repeat("담양군 수의계약 사례", "담양군 수의계약 사례?")
+    assert not chk.is_repeat("1번 지적사항의 조치할 사항은?", "담양군 수의계약 사례")
