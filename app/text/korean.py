@@ -94,3 +94,57 @@ def restore_spacing(text: str) -> str:
     if not needs_spacing(text):
         return text
     return "\n".join(get_kiwi().space(line) if needs_spacing(line) else line for line in text.split("\n"))
+
+
+# ---------------------------------------------------------------- line breaks inside words
+
+_BREAK = re.compile(r"(?<=[가-힣])[ \t]*\n[ \t]*(?=[가-힣])")
+_BOUND_PREFIXES = ("J", "E", "XS", "VCP")
+"""Tags of morphemes that cannot start a word: particles, endings, suffixes, the copula."""
+
+
+def _splits_word(left: str, right: str) -> bool:
+    """Whether ``left`` + ``right`` is one word cut in two. Kiwi analyses the joined and the
+    spaced text; it is a cut word when the joined reading is clearly more probable and either a
+    morpheme crosses the junction (위|험유해물질, 연|구책임자) or the right side opens with a
+    bound morpheme (정기적|으로, 오전에|는, 하|겠다고). The margins separate the cases in
+    tests/unit/test_korean.py (e.g. 공보의의|복무에 and 방치|이에 are two words)."""
+    kiwi = get_kiwi()
+    (joined, s_joined), *_ = kiwi.analyze(left + right)
+    (_, s_spaced), *_ = kiwi.analyze(f"{left} {right}")
+    gain = s_joined - s_spaced
+    cut = len(left)
+    for tok in joined:
+        if tok.start < cut < tok.start + tok.len:
+            return gain >= CROSSING_MIN_GAIN
+        if tok.start == cut:
+            return tok.tag.startswith(_BOUND_PREFIXES) and gain >= BOUND_MIN_GAIN
+    return False
+
+
+CROSSING_MIN_GAIN = 10.0
+BOUND_MIN_GAIN = 2.0
+"""Kiwi log-probability gains of the joined over the spaced reading (see ``_splits_word``)."""
+
+
+def broken_words(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the line breaks in ``text`` that cut a Korean word in two (PDF
+    extraction wraps lines mid-word: "위 험유해물질", "하 겠다고")."""
+    out = []
+    for m in _BREAK.finditer(text):
+        left = text[max(0, m.start() - 12) : m.start()].split()[-1:]
+        right = text[m.end() : m.end() + 12].split()[:1]
+        if left and right and _splits_word(left[0], right[0]):
+            out.append((m.start(), m.end()))
+    return out
+
+
+def join_broken_lines(text: str) -> str:
+    """Display text: line breaks that cut a word removed, other runs of whitespace made one space."""
+    spans = broken_words(text)
+    parts, last = [], 0
+    for s, e in spans:
+        parts.append(text[last:s])
+        last = e
+    parts.append(text[last:])
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
