@@ -64,6 +64,25 @@ def register(bench_app: typer.Typer) -> None:
                 _emit(row)
             services.close()
 
+    @bench_app.command("answers")
+    def answers(
+        out: Annotated[Path | None, typer.Option(help="Also write the JSON lines to this file (replaced), e.g. bench/results/answers-baseline.jsonl.")] = None,
+    ) -> None:
+        """Answer quality over the blind gold set (data/eval/answers), per split and kind, on the 12
+        real reports ingested into a temporary store."""
+        from app.bench.answers import answer_rows
+        from app.bench.common import real_store
+
+        rows = []
+        with tempfile.TemporaryDirectory(prefix="aura-bench-") as tmp:
+            services, _ = real_store(Path(tmp) / "var")
+            for row in answer_rows(services):
+                _emit(row)
+                rows.append(row)
+            services.close()
+        if out:
+            out.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows), encoding="utf-8")
+
     @bench_app.command("api-memory")
     def api_memory() -> None:
         """Resident memory of `aura serve` after start-up on the 12-report store."""

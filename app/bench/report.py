@@ -149,6 +149,8 @@ def write_report(results: Path, out: Path) -> None:
             md += ["", f"Happy deep path <= 4 calls: {happy['calls']} calls, {_ok(happy['calls'] <= TARGETS['deep_llm_calls'])}."]
         md.append("")
 
+    md += answer_section(rows, read_rows(results / "answers-baseline.jsonl"))
+
     # -- ingestion and memory --------------------------------------------------------------------
     ing = [r for r in rows if r.get("figure") in ("parse", "ingest")] + [r for r in cold if r.get("figure") in ("parse", "ingest")]
     if ing:
@@ -210,3 +212,53 @@ def write_report(results: Path, out: Path) -> None:
     else:
         md += ["`bench/reliability.md` is not there yet.", ""]
     out.write_text("\n".join(md), encoding="utf-8")
+
+
+ANSWER_COLS = (
+    ("questions", "n"), ("top1", "top-1"), ("any_gold", "any gold cited"), ("citation_precision", "cit. precision"),
+    ("nuggets", "nuggets"), ("nuggets_vital", "vital"), ("groundedness", "grounded"), ("next_steps_evidence", "next steps"),
+    ("false_abstention", "false abst."), ("abstained_unanswerable", "abstained"), ("artefact_answers", "artefacts"),
+    ("chars_median", "chars p50"), ("ms_p50", "ms p50"), ("ms_p95", "ms p95"),
+)
+
+
+def _answer_table(rows: list[dict[str, Any]], split: str) -> list[str]:
+    quality = [r for r in rows if r.get("figure") == "answer_quality" and r["split"] == split]
+    if not quality:
+        return []
+    md = ["| kind | " + " | ".join(label for _, label in ANSWER_COLS) + " | kind-specific |",
+          "|---" * (len(ANSWER_COLS) + 2) + "|"]
+    for r in quality:
+        extra = "; ".join(f"{k} {_f(r[k], 3)}" for k in ("disposition_match", "law_recall") if r.get(k) is not None)
+        md.append(f"| {r['kind']} | " + " | ".join(_f(r.get(k), 3) for k, _ in ANSWER_COLS) + f" | {extra or '-'} |")
+    ab = next((r for r in rows if r.get("figure") == "answer_abstention" and r["split"] == split), None)
+    conv = next((r for r in rows if r.get("figure") == "answer_conversations" and r["split"] == split), None)
+    if ab:
+        md += ["", f"Abstention (positive: the reports hold no answer): precision {_f(ab['precision'], 3)}, "
+               f"recall {_f(ab['recall'], 3)}, F1 {_f(ab['f1'], 3)}; false abstentions {len(ab['false_abstentions'])}."]
+    if conv:
+        md += [f"Conversations: {conv['conversations']} ({conv['turns']} turns); follow-up/pivot decisions on later turns "
+               f"{_f(conv['decision_accuracy_later_turns'], 3)} (follow-ups {_f(conv['follow_up_accuracy'], 3)}, "
+               f"pivots {_f(conv['pivot_accuracy'], 3)}); top-1 on answerable turns {_f(conv.get('top1'), 3)}."]
+    return md + [""]
+
+
+def answer_section(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> list[str]:
+    """Answer quality per kind of question, dev and test, now and at the baseline."""
+    if not any(r.get("figure") == "answer_quality" for r in rows + baseline):
+        return []
+    cmd = next((r["command"] for r in rows + baseline if r.get("figure") == "answer_quality"), "")
+    md = ["## Answer quality (offline, blind gold set)", "",
+          f"Command: `{cmd}` on the 12 real reports (`data/eval/answers/README.md` says how the gold was written). "
+          "Per kind of question: top-1 = the first finding the answer presents is gold; any gold cited; citation "
+          "precision; nuggets = share of gold facts the answer states (verbatim phrase = 1, close paraphrase = 0.5), "
+          "vital = the same over vital nuggets; grounded = cited sentences supported by their passages; next steps = "
+          "suggested questions that return evidence and are not repeats; false abst. = answerable questions declined; "
+          "abstained = unanswerable questions declined; artefacts = answers showing PDF debris. Tune on dev; test is "
+          "held out.", ""]
+    for label, source in (("now", rows), ("baseline, before any tuning", baseline)):
+        for split in ("dev", "test"):
+            table = _answer_table(source, split)
+            if table:
+                md += [f"### {split} split, {label}", "", *table]
+    return md

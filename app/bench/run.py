@@ -41,6 +41,7 @@ def scale_rows(plan: list[str]) -> Iterator[dict]:
 
 def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), scale: list[str] | None = None,
               emit: Callable[[dict], None] = print) -> None:
+    from app.bench.answers import answer_rows
     from app.bench.api_memory import bench_api_memory
     from app.bench.ingest import ingest_row, parse_only
     from app.bench.latency import bench_latency
@@ -76,6 +77,8 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
             emit({**row, "command": f"aura bench latency --runs {runs}"})
         for row in bench_llm_budget(services):
             emit({**row, "command": "aura bench llm-budget"})
+        for row in answer_rows(services):
+            emit(row)
         close_store(services)  # Milvus Lite: one process per data dir; the API gets it next
 
         emit({**bench_api_memory(data_dir), "load1": load1(), "command": "aura bench api-memory"})

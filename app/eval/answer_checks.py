@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.text.korean import get_kiwi, morphemes
+from app.text.korean import broken_words, morphemes
 
 SUPPORT_MIN_COVERAGE = 0.6
 NUGGET_PARTIAL_MIN_COS = 0.90
@@ -164,25 +164,14 @@ def groundedness(text: str, docs: Sequence[dict[str, Any]], question: str) -> tu
 
 
 def split_words(doc_text: str) -> list[tuple[str, str]]:
-    """Words that a line break in the PDF text cuts in two, as (left part, right part): the
-    break sits between Hangul letters and Kiwi's spacing of the joined text puts no space there."""
-    out: list[tuple[str, str]] = []
-    kiwi = get_kiwi()
-    for m in re.finditer(r"([가-힣]{1,8})[ \t]*\n[ \t]*([가-힣]{1,8})", doc_text):
-        left, right = m.group(1), m.group(2)
-        spaced = kiwi.space(left + right)
-        cut = len(left)
-        # position of the junction in the spaced text: count non-space characters
-        seen, space_at_cut = 0, False
-        for i, ch in enumerate(spaced):
-            if ch == " ":
-                continue
-            if seen == cut:
-                space_at_cut = i > 0 and spaced[i - 1] == " "
-                break
-            seen += 1
-        if not space_at_cut:
-            out.append((left, right))
+    """Words that a line break in the PDF text cuts in two, as (left part, right part)
+    (``app.text.korean.broken_words``)."""
+    out = []
+    for s, e in broken_words(doc_text):
+        left = re.findall(r"[가-힣]{1,8}$", doc_text[max(0, s - 8) : s])
+        right = re.findall(r"^[가-힣]{1,8}", doc_text[e : e + 8])
+        if left and right:
+            out.append((left[0], right[0]))
     return out
 
 

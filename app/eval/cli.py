@@ -71,7 +71,6 @@ def answers(
     """Score the answers over a gold set: citation, nuggets, groundedness, next steps,
     abstention, readability, latency, per kind of question. Runs on the current store (ingest
     ../shared/data/bai-reports first)."""
-    from rich.console import Console
 
     from app.eval.answers import GoldError, check_store, load_gold, run, summarize
     from app.services import Services
@@ -113,7 +112,7 @@ def answers(
     if as_json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         return
-    Console().print(format_answer_tables(result))
+    sys.stdout.write(format_answer_tables(result) + "\n")
 
 
 def format_answer_tables(result: dict) -> str:

@@ -1,0 +1,33 @@
+"""Answer quality rows for ``make bench``: ``aura eval answers`` over the blind gold set
+(``data/eval/answers``), one JSON row per split and kind of question, plus abstention and
+conversation rows. ``bench/results/answers-baseline.jsonl`` holds the same rows measured once
+before any tuning (``aura bench answers --out bench/results/answers-baseline.jsonl``), so
+BENCHMARKS.md shows what each change did."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from app.bench.common import ROOT, load1
+from app.eval.answers import KINDS, load_gold, run, summarize
+from app.services import Services
+
+GOLD = ROOT / "data" / "eval" / "answers"
+COMMAND = "aura eval answers --dataset data/eval/answers --json"
+
+
+def answer_rows(services: Services, gold_dir: Path = GOLD) -> Iterator[dict[str, Any]]:
+    recs = run(services, load_gold(gold_dir, "all"))
+    for split in ("dev", "test"):
+        s = summarize([r for r in recs if r.get("split") == split])
+        base = {"figure": "answer_quality", "split": split, "load1": load1(), "command": COMMAND}
+        for kind in KINDS:
+            yield {**base, "kind": kind, **s["by_kind"][kind]}
+        yield {**base, "kind": "unanswerable", **{k: v for k, v in s["unanswerable"].items()}}
+        yield {**base, "kind": "overall", **s["overall"]}
+        yield {**base, "figure": "answer_abstention", **s["abstention"]}
+        if "conversations" in s:
+            yield {**base, "figure": "answer_conversations", **{k: v for k, v in s["conversations"].items() if k != "decision_errors"},
+                   "decision_errors": len(s["conversations"]["decision_errors"])}
