@@ -20,14 +20,21 @@ COMMAND = "aura eval answers --dataset data/eval/answers --json"
 
 def answer_rows(services: Services, gold_dir: Path = GOLD) -> Iterator[dict[str, Any]]:
     recs = run(services, load_gold(gold_dir, "all"))
+    yield from summary_rows({split: summarize([r for r in recs if r.get("split") == split]) for split in ("dev", "test")})
+
+
+def summary_rows(by_split: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Bench rows from ``aura eval answers --json`` output (a summary per split)."""
     for split in ("dev", "test"):
-        s = summarize([r for r in recs if r.get("split") == split])
+        s = by_split.get(split)
+        if not s:
+            continue
         base = {"figure": "answer_quality", "split": split, "load1": load1(), "command": COMMAND}
         for kind in KINDS:
             yield {**base, "kind": kind, **s["by_kind"][kind]}
-        yield {**base, "kind": "unanswerable", **{k: v for k, v in s["unanswerable"].items()}}
+        yield {**base, "kind": "unanswerable", **s["unanswerable"]}
         yield {**base, "kind": "overall", **s["overall"]}
         yield {**base, "figure": "answer_abstention", **s["abstention"]}
         if "conversations" in s:
-            yield {**base, "figure": "answer_conversations", **{k: v for k, v in s["conversations"].items() if k != "decision_errors"},
-                   "decision_errors": len(s["conversations"]["decision_errors"])}
+            conv = {k: v for k, v in s["conversations"].items() if k != "decision_errors"}
+            yield {**base, "figure": "answer_conversations", **conv, "decision_errors": len(s["conversations"]["decision_errors"])}
