@@ -222,6 +222,9 @@ ANSWER_COLS = (
 )
 
 
+ANSWER_DIGITS = {"chars_median": 0, "ms_p50": 0, "ms_p95": 0}
+
+
 def _answer_table(rows: list[dict[str, Any]], split: str) -> list[str]:
     quality = [r for r in rows if r.get("figure") == "answer_quality" and r["split"] == split]
     if not quality:
@@ -230,7 +233,7 @@ def _answer_table(rows: list[dict[str, Any]], split: str) -> list[str]:
           "|---" * (len(ANSWER_COLS) + 2) + "|"]
     for r in quality:
         extra = "; ".join(f"{k} {_f(r[k], 3)}" for k in ("disposition_match", "law_recall") if r.get(k) is not None)
-        md.append(f"| {r['kind']} | " + " | ".join(_f(r.get(k), 3) for k, _ in ANSWER_COLS) + f" | {extra or '-'} |")
+        md.append(f"| {r['kind']} | " + " | ".join(_f(r.get(k), ANSWER_DIGITS.get(k, 3)) for k, _ in ANSWER_COLS) + f" | {extra or '-'} |")
     ab = next((r for r in rows if r.get("figure") == "answer_abstention" and r["split"] == split), None)
     conv = next((r for r in rows if r.get("figure") == "answer_conversations" and r["split"] == split), None)
     if ab:

@@ -34,6 +34,7 @@ _HANGUL = re.compile(r"[가-힣]")
 _FOOTNOTE_OPEN = re.compile(r"^\s*\d{1,3}\)\s*\S")
 _MASK_DEBRIS = re.compile(r"○\s+○|[가-힣]○\s+[가-힣]|○{4,}")
 _SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
+_ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 _SOFT_ENDS = set("다음함임됨요")
 
 
@@ -178,7 +179,7 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
 def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
     """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…')."""
     q = squash(quote)[:12]
-    if not q:
+    if not q or _ITEM_START.match(quote):
         return False
     flat, index = [], []
     for i, ch in enumerate(doc_text):

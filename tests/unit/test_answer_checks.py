@@ -67,3 +67,8 @@ def test_recommended_disposition_and_law_recall():
 def test_repeats_are_recognised():
     assert chk.is_repeat("담양군 수의계약 사례", "담양군 수의계약 사례?")
     assert not chk.is_repeat("1번 지적사항의 조치할 사항은?", "담양군 수의계약 사례")
+
+
+def test_list_items_are_not_mid_sentence():
+    doc = {"finding_id": "R-F01", "text": "관리하시기 바라며(주의)\n② 관련자에게는 주의를 촉구하시기 바랍니다."}
+    assert chk.artefacts('조치: "② 관련자에게는 주의를 촉구하시기 바랍니다." [1]', [doc]) == []

@@ -1,0 +1,47 @@
+"""`aura eval answers` on the held-out test split of the blind gold set, through the whole graph on
+the 12 real reports, offline. The floors are the measured figures (BENCHMARKS.md, "Answer
+quality") rounded down, so a change that makes the answers worse fails here; raise them as the
+answers improve."""
+
+import pytest
+
+from app.eval.answers import load_gold, run, summarize
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+FLOORS = {
+    "top1": 0.80,
+    "any_gold": 0.85,
+    "citation_precision": 0.60,
+    "nuggets": 0.30,
+    "groundedness": 0.98,
+    "next_steps_evidence": 0.90,
+}
+
+
+@pytest.fixture(scope="module")
+def test_split(real_services):
+    gold = load_gold(ROOT / "data" / "eval" / "answers", "test")
+    return gold, summarize(run(real_services, gold))
+
+
+def test_the_gold_test_split_is_what_the_readme_says(test_split):
+    gold, result = test_split
+    assert result["overall"]["answerable"] >= 50 and result["overall"]["unanswerable"] >= 15
+    assert {q["split"] for q in gold.questions} == {"test"}
+    assert result["conversations"]["conversations"] >= 10
+
+
+def test_answer_quality_floors(test_split):
+    _, result = test_split
+    overall = result["overall"]
+    low = {k: overall[k] for k, floor in FLOORS.items() if overall[k] is None or overall[k] < floor}
+    assert not low, f"below the floor: {low} (floors {FLOORS})"
+
+
+def test_every_kind_is_measured(test_split):
+    _, result = test_split
+    for kind, block in result["by_kind"].items():
+        assert block["answerable"] >= 8, kind
+        assert block["top1"] is not None and block["nuggets"] is not None, kind
