@@ -6,13 +6,12 @@ start of each turn; ``messages``, ``retained_documents`` and ``summary`` live ac
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-Track = Literal["chat", "fast", "deep", "report"]
-Mode = Literal["auto", "chat", "fast", "deep", "report"]
+from graph.vocab import Mode, Track
 
 
 class Doc(TypedDict):

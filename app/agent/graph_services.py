@@ -13,14 +13,14 @@ from app.services import Services
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
+from graph.vocab import SECTION_KINDS, section_label
 
-SECTION_ORDER = ("overview", "criteria", "problems", "opinion", "actions")
 DRAFT_SECTIONS = (
     ("institution", "대상 기관"),
     ("background", "감사 배경 및 기간"),
     ("findings", "지적 사항"),
     ("criteria", "관계 법령·판단기준"),
-    ("opinion", "관계기관 의견"),
+    ("opinion", section_label("opinion")),
     ("actions", "조치할 사항"),
     ("sop", "적용 기준(SOP)"),
 )
@@ -103,7 +103,7 @@ class AppGraphServices:
 
 
 def _section_rank(section: str) -> int:
-    return SECTION_ORDER.index(section) if section in SECTION_ORDER else len(SECTION_ORDER)
+    return SECTION_KINDS.index(section) if section in SECTION_KINDS else len(SECTION_KINDS)
 
 
 def _excerpt(text: str, limit: int = 1200) -> str:

@@ -15,9 +15,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from app.agent.graph_services import AppGraphServices
 from app.services import Services
 from graph import RunContext, build_graph
+from graph.vocab import MODES
 
 MAX_MESSAGE_CHARS = 4000
-MODES = ("auto", "chat", "fast", "deep", "report")
 
 
 class BadRequest(ValueError):

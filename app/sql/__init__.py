@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.sql.executor import ReadOnlySql
 from app.sql.planner import OfflineSqlPlanner
 from app.sql.validator import ALLOWED_COLUMNS, ALLOWED_FUNCTIONS, ALLOWED_TABLES, validate_sql
+from graph.vocab import DISPOSITIONS
 
 SCHEMA_DESCRIPTION = """\
 SQLite tables (read-only; one SELECT, at most 200 rows; nothing else is queryable):
@@ -27,14 +28,14 @@ findings -- one 지적사항 (audit finding) of a report
 
 finding_dispositions -- every disposition of a finding (one row each; unique per finding)
   id INTEGER PK, finding_id -> findings.id, disposition, ordinal INTEGER
-  disposition values: 주의, 통보, 시정, 징계, 개선, 권고, 변상, 고발, 인사자료
+  disposition values: {dispositions}
 
 Notes: count findings with COUNT(DISTINCT f.id) when joining finding_dispositions; match
 institutions with LIKE '%name%' over institution, responsible_org and action_orgs; text
 values in single quotes. Functions: count, sum, avg, min, max, lower, upper, length, substr,
 trim, coalesce, ifnull, nullif, iif, round, abs, cast, strftime, date, instr, replace,
 group_concat; operators LIKE, GLOB, BETWEEN, IN, EXISTS, CASE.
-"""
+""".format(dispositions=", ".join(DISPOSITIONS))
 
 __all__ = [
     "ALLOWED_COLUMNS",

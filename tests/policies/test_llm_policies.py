@@ -284,7 +284,7 @@ def test_grader_sees_all_passages_numbered_in_one_call():
     policies(model).grade("q", DOCS)
     user = str(model.seen[0][1].content)
     assert model.calls == 1
-    assert "[1] (한국도로공사 기관운영감사 > 지적사항 1 > 문제점, p.1)\n한국도로공사는" in user
+    assert "[1] (한국도로공사 기관운영감사 > 지적사항 1 > 감사결과 확인된 문제점, p.1)\n한국도로공사는" in user
     assert "[3] (한국도로공사 기관운영감사 > 지적사항 3 > 조치할 사항, p.3)" in user
 
 

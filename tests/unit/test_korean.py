@@ -1,4 +1,10 @@
-from app.text.korean import add_user_words, morphemes, morphemes_batch, needs_spacing, restore_spacing
+from app.text.korean import (
+    add_user_words,
+    morphemes,
+    morphemes_batch,
+    needs_spacing,
+    restore_spacing,
+)
 
 
 def test_particles_drop_and_nouns_stay():
