@@ -45,9 +45,12 @@ class Turn:
 class Policies(Protocol):
     def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]: ...
 
-    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+    def select_fields(
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
+    ) -> Decided[FieldSelection]:
         """Metadata filters and a search query; ``hints`` are the router's filters, ``retained``
-        resolves anaphora such as '그 기관'."""
+        resolves anaphora such as '그 기관', ``route`` is this turn's route decision (from the
+        graph state) whose extraction an implementation may reuse."""
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]: ...
 

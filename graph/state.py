@@ -59,6 +59,9 @@ class AuraState(InputState, total=False):
     question: str
     """The user's message of this turn, as text."""
     track: Track
+    route: dict[str, Any]
+    """This turn's route decision: RouteDecision fields plus ``policy`` (who decided). Later
+    decisions of the turn (select_fields) read the router's extraction from here."""
     follow_up: bool
     """True when this turn refers back to the retained documents ('1번 항목', 'that one')."""
     pivot: bool

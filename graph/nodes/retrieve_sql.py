@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import RunContext
 from graph.nodes._step import StepInfo, step
+from graph.nodes.route import route_decision
 from graph.ports import GraphServices, SqlRejected
 from graph.state import AuraState
 
@@ -17,7 +18,9 @@ def build(services: GraphServices):
     @step("retrieve_sql")
     def retrieve_sql(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         question = state["question"]
-        fields = services.policies.select_fields(question, state.get("filters") or {}, state.get("retained_documents") or [])
+        fields = services.policies.select_fields(
+            question, state.get("filters") or {}, state.get("retained_documents") or [], route_decision(state)
+        )
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)

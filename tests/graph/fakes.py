@@ -54,7 +54,7 @@ class ScriptedPolicies:
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
                                               sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question))
 
-    def select_fields(self, question, hints, retained):
+    def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))
 
     def plan_sql(self, question, fields):

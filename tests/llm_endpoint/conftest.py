@@ -211,7 +211,7 @@ class RecordingPolicies(FallbackPolicies):
         self.suite = suite
         self._current = threading.local()
         if llm is not None:
-            run = llm.guard.run
+            run = llm.transport.guard.run
 
             def timed(fn: Callable[[], Any]) -> Any:
                 t0 = time.perf_counter()
@@ -221,12 +221,12 @@ class RecordingPolicies(FallbackPolicies):
                     with RECORDER.lock:
                         RECORDER.call_s[getattr(self._current, "name", "?")].append(time.perf_counter() - t0)
 
-            llm.guard.run = timed  # type: ignore[method-assign]
+            llm.transport.guard.run = timed  # type: ignore[method-assign]
 
-    def _decide(self, name: str, offline: Callable[[], Decided[Any]], ask: Callable[[LlmPolicies], Any]) -> Decided[Any]:
+    def _decide(self, name: str, decide: Callable[[Any], Decided[Any]]) -> Decided[Any]:
         self._current.name = name
         t0 = time.perf_counter()
-        d = super()._decide(name, offline, ask)
+        d = super()._decide(name, decide)
         if d.llm_calls:
             with RECORDER.lock:
                 RECORDER.rows.append(

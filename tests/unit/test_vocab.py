@@ -104,7 +104,7 @@ def test_every_section_kind_has_a_label_in_every_language() -> None:
 def test_the_llm_sees_the_same_section_label_as_the_ui(kind: str) -> None:
     """The opinion section is the audited agency's response (관계기관 의견); the prompts once
     showed it to the LLM as 감사의견 (the auditor's opinion)."""
-    from graph.prompts import format_passages
+    from app.policies.llm.prompts import format_passages
 
     doc = {"section": kind, "heading": "h", "report_title": "보고서", "finding_title": "지적 1", "page": 3, "text": "본문"}
     shown = format_passages([doc])  # type: ignore[list-item]

@@ -47,7 +47,9 @@ class OfflinePolicies:
         self.router.catalog = self._catalog()
         return _offline(self.router.route(question, history, retained))
 
-    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+    def select_fields(
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
+    ) -> Decided[FieldSelection]:
         retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
         retained_reports = [d["report_id"] for d in retained]
         return _offline(select_fields(question, hints, retained_institutions, self._catalog(), retained_reports))
