@@ -30,9 +30,9 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable J
 
 
 def _services():
-    from app.services import Services
+    from app.container import Container
 
-    return Services(Settings())
+    return Container(Settings())
 
 
 def _emit_json(data: object) -> None:

@@ -35,9 +35,9 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def services(settings: Settings):
-    from app.services import Services
+    from app.container import Container
 
-    s = Services(settings)
+    s = Container(settings)
     yield s
     s.close()
 
@@ -53,12 +53,12 @@ def embedder():
 def real_services(tmp_path_factory):
     """The 12 real 감사원 reports and the SOP ingested once per test session (slow tests only).
     Embeddings come from the shared cache after the first run."""
+    from app.container import Container
     from app.ingest.sop import ingest_sop_dir
-    from app.services import Services
 
     require_shared()
     settings = Settings(data_dir=tmp_path_factory.mktemp("real-store"), embedding_cache_path=EMBED_CACHE)
-    services = Services(settings)
+    services = Container(settings)
     summary = services.ingestor.ingest([BAI_REPORTS])
     assert summary.errors == [], summary.errors
     ingest_sop_dir(SOP_DIR, services.sessions)

@@ -76,17 +76,17 @@ def machine() -> dict[str, Any]:
     }
 
 
-def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa: ANN201 - Services
-    """A Services on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
+def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa: ANN201 - Container
+    """A Container on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
     Returns (services, seconds to ingest)."""
+    from app.container import Container
     from app.ingest.sop import ingest_sop_dir
-    from app.services import Services
     from app.settings import Settings
 
     if not BAI_REPORTS.is_dir():
         raise SystemExit(f"real reports missing: {BAI_REPORTS}")
     settings = Settings(_env_file=None, data_dir=data_dir, embedding_cache_path=cache, llm_provider="none")
-    services = Services(settings)
+    services = Container(settings)
     t0 = time.perf_counter()
     summary = services.ingestor.ingest([BAI_REPORTS])
     if summary.errors:
@@ -96,7 +96,7 @@ def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa
 
 
 def close_store(services) -> None:  # noqa: ANN001
-    """Close a Services and stop its in-process Milvus Lite server (milvus-lite 3 serves the
+    """Close a Container and stop its in-process Milvus Lite server (milvus-lite 3 serves the
     data dir from a thread of this process until exit; another process cannot open it before)."""
     uri = services.settings.resolved_milvus_uri
     services.close()

@@ -90,8 +90,8 @@ def passage_retriever(
 @contextmanager
 def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[HybridRetriever]:
     """Ingest the dataset's report files into a temporary store; pool hits per finding."""
+    from app.container import Container
     from app.ingest.pipeline import expand_paths
-    from app.services import Services
     from app.settings import Settings
 
     assert dataset.reports_dir is not None
@@ -99,7 +99,7 @@ def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[Hyb
         settings = Settings(
             data_dir=Path(tmp), embedding_cache=embed_cache is not None, embedding_cache_path=embed_cache
         )
-        services = Services(settings)
+        services = Container(settings)
         try:
             summary = services.ingestor.ingest(list(expand_paths([dataset.reports_dir])))
             if summary.errors:

@@ -14,7 +14,7 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 
 from app.agent.runner import Agent
-from app.services import Services
+from app.container import Container
 from graph.vocab import TRACKS
 
 
@@ -29,7 +29,7 @@ def load_conversations(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def run_turns(services: Services, conversations: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def run_turns(services: Container, conversations: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     agent = Agent(services, checkpointer=InMemorySaver())
     for conv in conversations:
         for i, turn in enumerate(conv["turns"]):

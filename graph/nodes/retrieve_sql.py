@@ -24,10 +24,7 @@ def build(services: GraphServices):
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
-            ids = ", ".join("'" + r.replace("'", "''") + "'" for r in refs)  # SQL string literals
-            sql = services.run_sql(
-                f"SELECT id, title, disposition, institution, year FROM findings WHERE id IN ({ids}) ORDER BY id"
-            )
+            sql = services.finding_rows(refs)
             runtime.stream_writer({"event": "sql_result", **sql})
             return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)
         plan = services.policies.plan_sql(state.get("query") or question, fields.value)

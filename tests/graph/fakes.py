@@ -120,6 +120,9 @@ class FakeServices:
             raise SqlRejected("only SELECT is allowed")
         return {"query": sql, "columns": ["n"], "rows": [[3]], "row_count": 1}
 
+    def finding_rows(self, finding_ids):
+        return self.run_sql("SELECT id, title FROM findings WHERE id IN (" + ", ".join(map(repr, finding_ids)) + ")")
+
     def finding_docs(self, finding_ids, sections=None):
         return [dict(doc(10 + i, fid), section=(sections or ["problems"])[0], score=1.0) for i, fid in enumerate(finding_ids)]
 

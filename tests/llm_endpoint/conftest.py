@@ -32,11 +32,11 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.agent.graph_services import AppGraphServices
 from app.agent.runner import Agent
+from app.agent.tools import AgentTools
+from app.container import Container
 from app.policies.fallback import FallbackPolicies
 from app.policies.llm import LlmPolicies
-from app.services import Services
 from app.settings import Settings
 from graph import build_graph
 from graph.ports import Decided
@@ -251,10 +251,10 @@ def llm_policies(ep: Endpoint, data_dir: Path, **overrides: Any) -> LlmPolicies:
     return llm
 
 
-def agent_on(services: Services, policies: FallbackPolicies) -> Agent:
+def agent_on(services: Container, policies: FallbackPolicies) -> Agent:
     """An Agent on ``services`` whose graph uses ``policies``; fresh in-memory checkpointer."""
     agent = Agent(services, checkpointer=InMemorySaver())
-    agent.graph = build_graph(AppGraphServices(services, policies), checkpointer=agent.checkpointer)
+    agent.graph = build_graph(AgentTools(services, policies), checkpointer=agent.checkpointer)
     return agent
 
 
@@ -268,7 +268,7 @@ def recorder(endpoint: Endpoint) -> Recorder:
 
 
 @pytest.fixture(scope="session")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Container]:
     """data/samples + sop ingested once (LLM off), shared embedding cache."""
     from tests.reliability.conftest import samples_store
 

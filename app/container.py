@@ -1,4 +1,5 @@
-"""The services a graph and the surfaces are given, built once from Settings.
+"""The container: every store, retriever and policy, built once from Settings, for the graph's
+tools and the surfaces (API, CLI, evaluation).
 
 Heavy parts (embedding model, Milvus) are created on first use, so commands that need only
 SQL (``aura findings``) start fast and never open the Milvus Lite directory.
@@ -20,7 +21,7 @@ from app.settings import Settings
 from app.vectorstore.milvus import MilvusVectorStore
 
 
-class Services:
+class Container:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.settings.ensure_dirs()
