@@ -12,7 +12,7 @@ from functools import cached_property
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.session import make_engine, make_session_factory
-from app.embeddings.base import Embedder, make_embedder
+from app.embeddings import Embedder, make_embedder
 from app.ingest.pipeline import Ingestor
 from app.retrieval.corpus import SqlCorpus
 from app.retrieval.hybrid import HybridRetriever

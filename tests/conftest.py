@@ -44,7 +44,7 @@ def services(settings: Settings):
 
 @pytest.fixture(scope="session")
 def embedder():
-    from app.embeddings.base import make_embedder
+    from app.embeddings.factory import make_embedder
 
     return make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
 

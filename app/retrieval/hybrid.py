@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol
 
+from app.cache import LRUCache
 from app.retrieval.base import DensePart, Hit, LexicalIndex, chunk_of, pool_max
-from app.retrieval.cache import LRUCache
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.fusion import RRF, Fused, Fusion

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.rewriter import Glossary

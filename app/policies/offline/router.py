@@ -24,7 +24,7 @@ from importlib import resources
 
 import numpy as np
 
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
 from app.policies.offline.lexicon import key_terms, ordinals, squash
 from graph.ports import Turn
