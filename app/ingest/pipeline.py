@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Chunk, Finding, FindingDisposition, Report
@@ -301,8 +301,6 @@ def _brief(exc: BaseException) -> str:
 
 
 def stored_counts(session: Session) -> dict[str, int]:
-    from sqlalchemy import func
-
     return {
         "reports": session.scalar(select(func.count()).select_from(Report)) or 0,
         "findings": session.scalar(select(func.count()).select_from(Finding)) or 0,

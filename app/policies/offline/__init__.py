@@ -11,6 +11,7 @@ from app.policies.offline import analyst, chat, grader, report, rewriter, verifi
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
+from app.sql import OfflineSqlPlanner
 from graph.ports import Decided, Turn
 from graph.schemas import (
     AnalystAnswer,
@@ -36,8 +37,6 @@ class OfflinePolicies:
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
         gives a term's IDF in the ingested corpus (None when absent)."""
-        from app.sql import OfflineSqlPlanner
-
         self._catalog = catalog
         self.glossary = glossary
         self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf)
