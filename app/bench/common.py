@@ -9,7 +9,10 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.container import Container
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("AURA_SHARED_DIR", ROOT.parent / "shared")) / "data"
@@ -76,7 +79,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa: ANN201 - Container
+def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE) -> Container:
     """A Container on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
     Returns (services, seconds to ingest)."""
     from app.container import Container
