@@ -11,16 +11,7 @@ from typing import Any
 
 from app.llm.errors import PolicyError
 from app.llm.structured import strip_fences
-from graph.schemas import (
-    AnalystAnswer,
-    FieldSelection,
-    GradeBatch,
-    QueryRewrite,
-    ReportReadiness,
-    RouteDecision,
-    SqlQuery,
-    Verification,
-)
+from graph import schemas as S
 from graph.state import Doc
 from graph.vocab import DISPOSITIONS, RELAXABLE_FILTERS, REPORT_FIELDS
 
@@ -29,7 +20,7 @@ _MARKER = re.compile(r"\[(\d+)\]")
 _SELECT = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
 
 
-def checked_route(d: RouteDecision) -> RouteDecision:
+def checked_route(d: S.RouteDecision) -> S.RouteDecision:
     for year in (d.year_from, d.year_to):
         if year is not None and year not in YEARS:
             raise PolicyError(f"year {year} out of range")
@@ -48,7 +39,7 @@ def checked_route(d: RouteDecision) -> RouteDecision:
     )
 
 
-def fields_over(base: FieldSelection, route: RouteDecision, hints: dict[str, Any]) -> FieldSelection:
+def fields_over(base: S.FieldSelection, route: S.RouteDecision, hints: dict[str, Any]) -> S.FieldSelection:
     """``base`` (the offline selection) with its gaps filled from the router's extraction and
     the router's standalone query. Filters ``base`` found win: the offline selector matches the
     catalog of ingested names, the router copies names as written."""
@@ -65,14 +56,14 @@ def fields_over(base: FieldSelection, route: RouteDecision, hints: dict[str, Any
     )
 
 
-def checked_sql(q: SqlQuery) -> SqlQuery:
+def checked_sql(q: S.SqlQuery) -> S.SqlQuery:
     sql = strip_fences(q.sql).strip().rstrip(";").strip()
     if not _SELECT.match(sql) or ";" in sql:
         raise PolicyError("the SQL is not a single SELECT")
     return q.model_copy(update={"sql": sql})
 
 
-def checked_grades(batch: GradeBatch, n_docs: int) -> GradeBatch:
+def checked_grades(batch: S.GradeBatch, n_docs: int) -> S.GradeBatch:
     if not batch.grades:
         raise PolicyError("no passage was graded")
     seen: dict[int, Any] = {}
@@ -80,10 +71,10 @@ def checked_grades(batch: GradeBatch, n_docs: int) -> GradeBatch:
         if not 1 <= g.index <= n_docs:
             raise PolicyError(f"grade index {g.index} out of range 1-{n_docs}")
         seen.setdefault(g.index, g)
-    return GradeBatch(grades=list(seen.values()))
+    return S.GradeBatch(grades=list(seen.values()))
 
 
-def checked_rewrite(rw: QueryRewrite, query: str, tried: list[str]) -> QueryRewrite:
+def checked_rewrite(rw: S.QueryRewrite, query: str, tried: list[str]) -> S.QueryRewrite:
     new = " ".join(rw.query.split())
     if not new:
         raise PolicyError("empty rewrite")
@@ -97,7 +88,7 @@ def checked_rewrite(rw: QueryRewrite, query: str, tried: list[str]) -> QueryRewr
     return rw.model_copy(update={"query": new, "relax_filter": relax})
 
 
-def checked_answer(answer: AnalystAnswer, docs: Sequence[Doc]) -> AnalystAnswer:
+def checked_answer(answer: S.AnalystAnswer, docs: Sequence[Doc]) -> S.AnalystAnswer:
     """Citations must point at passages; [n] markers and citations agree; a quote that is not
     in the first cited passage is dropped (an invented quote is worse than none)."""
     if not answer.sentences:
@@ -122,12 +113,12 @@ def checked_answer(answer: AnalystAnswer, docs: Sequence[Doc]) -> AnalystAnswer:
     return answer.model_copy(update={"sentences": sentences, "follow_up_questions": answer.follow_up_questions[:3]})
 
 
-def checked_verification(v: Verification, texts: list[str]) -> Verification:
+def checked_verification(v: S.Verification, texts: list[str]) -> S.Verification:
     unsupported = distinct([m for u in v.unsupported if (m := match_sentence(u, texts))])
     return v.model_copy(update={"unsupported": unsupported, "grounded": v.grounded and not unsupported})
 
 
-def checked_readiness(r: ReportReadiness) -> ReportReadiness:
+def checked_readiness(r: S.ReportReadiness) -> S.ReportReadiness:
     missing = distinct([m.strip().lower() for m in r.missing])
     unknown = [m for m in missing if m not in REPORT_FIELDS]
     if unknown:

@@ -37,18 +37,8 @@ from app.policies.llm import checks
 from app.policies.llm import prompts as P
 from app.policies.llm.transport import LlmTransport
 from app.sql.schema import SCHEMA_DESCRIPTION
+from graph import schemas as S
 from graph.ports import Decided, Policies, Turn
-from graph.schemas import (
-    AnalystAnswer,
-    ConversationSummary,
-    FieldSelection,
-    GradeBatch,
-    QueryRewrite,
-    ReportReadiness,
-    RouteDecision,
-    SqlQuery,
-    Verification,
-)
 from graph.state import Doc
 
 if TYPE_CHECKING:
@@ -118,49 +108,49 @@ class LlmPolicies:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:
+    def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[S.RouteDecision]:
         user = P.ROUTER_USER.format(
             summary=summary or P.NONE,
             history=P.format_history(history),
             retained=P.format_retained(retained),
             question=question,
         )
-        return self._llm(lambda: checks.checked_route(self.transport.ask(RouteDecision, P.ROUTER_SYSTEM, user)))
+        return self._llm(lambda: checks.checked_route(self.transport.ask(S.RouteDecision, P.ROUTER_SYSTEM, user)))
 
     def select_fields(
-        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
-    ) -> Decided[FieldSelection]:
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[S.RouteDecision] | None = None
+    ) -> Decided[S.FieldSelection]:
         base = self._offline().select_fields(question, hints, retained, route)
         if route is None or route.policy != "llm":
             return base
         return Decided(checks.fields_over(base.value, route.value, hints), "llm", base.llm_calls)
 
-    def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
+    def plan_sql(self, question: str, fields: S.FieldSelection) -> Decided[S.SqlQuery]:
         user = P.SQL_USER.format(
             question=question,
             fields=json.dumps(fields.model_dump(exclude={"reasoning"}, exclude_defaults=True), ensure_ascii=False),
         )
         system = P.SQL_SYSTEM.format(schema=self.schema_description)
-        return self._llm(lambda: checks.checked_sql(self.transport.ask(SqlQuery, system, user)))
+        return self._llm(lambda: checks.checked_sql(self.transport.ask(S.SqlQuery, system, user)))
 
-    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]:
+    def grade(self, question: str, docs: list[Doc]) -> Decided[S.GradeBatch]:
         if not docs:
-            return Decided(GradeBatch(grades=[]), "llm")
+            return Decided(S.GradeBatch(grades=[]), "llm")
         user = P.GRADER_USER.format(question=question, passages=P.format_passages(docs))
-        return self._llm(lambda: checks.checked_grades(self.transport.ask(GradeBatch, P.GRADER_SYSTEM, user), len(docs)))
+        return self._llm(lambda: checks.checked_grades(self.transport.ask(S.GradeBatch, P.GRADER_SYSTEM, user), len(docs)))
 
-    def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]:
+    def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[S.QueryRewrite]:
         user = P.REWRITE_USER.format(
             question=question,
             query=query,
             tried=" | ".join(tried) or P.NONE,
             filters=json.dumps(filters, ensure_ascii=False, default=str) if filters else P.NONE,
         )
-        return self._llm(lambda: checks.checked_rewrite(self.transport.ask(QueryRewrite, P.REWRITE_SYSTEM, user), query, tried))
+        return self._llm(lambda: checks.checked_rewrite(self.transport.ask(S.QueryRewrite, P.REWRITE_SYSTEM, user), query, tried))
 
     def analyze(
         self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
-    ) -> Decided[AnalystAnswer]:
+    ) -> Decided[S.AnalystAnswer]:
         user = P.ANALYST_USER.format(
             history=P.format_history(history),
             question=question,
@@ -169,20 +159,20 @@ class LlmPolicies:
             sql=P.format_sql(sql),
             feedback=P.ANALYST_FEEDBACK.format(feedback=feedback) if feedback else "",
         )
-        return self._llm(lambda: checks.checked_answer(self.transport.ask(AnalystAnswer, P.ANALYST_SYSTEM, user), docs))
+        return self._llm(lambda: checks.checked_answer(self.transport.ask(S.AnalystAnswer, P.ANALYST_SYSTEM, user), docs))
 
-    def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
+    def verify(self, question: str, answer: S.AnalystAnswer, docs: list[Doc]) -> Decided[S.Verification]:
         texts = [s.text for s in answer.sentences]
         user = P.VERIFIER_USER.format(
             question=question,
             passages=P.format_passages(docs),
             sentences="\n".join(f"{i}. {t}" for i, t in enumerate(texts, start=1)) or P.NONE,
         )
-        return self._llm(lambda: checks.checked_verification(self.transport.ask(Verification, P.VERIFIER_SYSTEM, user), texts))
+        return self._llm(lambda: checks.checked_verification(self.transport.ask(S.Verification, P.VERIFIER_SYSTEM, user), texts))
 
-    def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:
+    def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[S.ReportReadiness]:
         user = P.REPORT_USER.format(history=P.format_history(history), passages=P.format_passages(docs), question=question)
-        return self._llm(lambda: checks.checked_readiness(self.transport.ask(ReportReadiness, P.REPORT_SYSTEM, user)))
+        return self._llm(lambda: checks.checked_readiness(self.transport.ask(S.ReportReadiness, P.REPORT_SYSTEM, user)))
 
     def chat(self, question: str, history: list[Turn], summary: str) -> Decided[str]:
         user = P.CHAT_USER.format(summary=summary or P.NONE, history=P.format_history(history), question=question)
@@ -195,15 +185,15 @@ class LlmPolicies:
 
         return self._llm(reply)
 
-    def summarize(self, summary: str, turns: list[Turn]) -> Decided[ConversationSummary]:
+    def summarize(self, summary: str, turns: list[Turn]) -> Decided[S.ConversationSummary]:
         if len(turns) <= SUMMARY_WINDOW:
             return self._offline().summarize(summary, turns)
         user = P.SUMMARY_USER.format(summary=summary or P.NONE, turns=P.format_history(turns))
 
-        def summarised() -> ConversationSummary:
-            text = self.transport.ask(ConversationSummary, P.SUMMARY_SYSTEM, user).summary.strip()
+        def summarised() -> S.ConversationSummary:
+            text = self.transport.ask(S.ConversationSummary, P.SUMMARY_SYSTEM, user).summary.strip()
             if not text:
                 raise PolicyError("empty summary")
-            return ConversationSummary(summary=text[:MAX_SUMMARY_CHARS])
+            return S.ConversationSummary(summary=text[:MAX_SUMMARY_CHARS])
 
         return self._llm(summarised)
