@@ -15,6 +15,7 @@ from rich.table import Table
 
 from app.eval.cli import eval_app
 from app.settings import Settings
+from graph.vocab import DISPOSITIONS, MODES
 
 app = typer.Typer(help="AURA: an audit assistant grounded in real audit reports.", no_args_is_help=True)
 sop_app = typer.Typer(help="Audit procedures and criteria (SOP) documents.", no_args_is_help=True)
@@ -29,9 +30,9 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable J
 
 
 def _services():
-    from app.services import Services
+    from app.container import Container
 
-    return Services(Settings())
+    return Container(Settings())
 
 
 def _emit_json(data: object) -> None:
@@ -78,7 +79,7 @@ def ingest(
 def findings(
     institution: Annotated[str | None, typer.Option(help="Part of the institution name.")] = None,
     year: Annotated[int | None, typer.Option(help="Report year.")] = None,
-    disposition: Annotated[str | None, typer.Option(help="주의, 통보, 시정, 징계, 개선, ...")] = None,
+    disposition: Annotated[str | None, typer.Option(help="One of: " + ", ".join(DISPOSITIONS))] = None,
     report: Annotated[str | None, typer.Option(help="Report id.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000)] = 100,
     as_json: JsonFlag = False,
@@ -104,7 +105,7 @@ def findings(
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in Korean or English.")],
     thread: Annotated[str | None, typer.Option("--thread", help="Continue this conversation (created if new).")] = None,
-    mode: Annotated[str, typer.Option(help="auto | chat | fast | deep | report")] = "auto",
+    mode: Annotated[str, typer.Option(help=" | ".join(MODES))] = "auto",
     as_json: JsonFlag = False,
 ) -> None:
     """Run one conversation turn through the audit graph."""

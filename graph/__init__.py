@@ -1,4 +1,5 @@
-"""The AURA audit graph: orchestration only. Services and policies are given by the caller."""
+"""The AURA audit graph: orchestration only. The caller gives its data services (the
+GraphServices port, graph/ports.py) and policies."""
 
 from graph.builder import build_graph
 from graph.context import RunContext

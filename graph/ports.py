@@ -1,4 +1,5 @@
-"""What the graph is given: decision policies and data services (implemented in ``app``)."""
+"""The graph's ports: decision policies (``Policies``) and data services (``GraphServices``),
+implemented in ``app`` (app/policies, app/agent/tools.py)."""
 
 from __future__ import annotations
 
@@ -45,9 +46,12 @@ class Turn:
 class Policies(Protocol):
     def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]: ...
 
-    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+    def select_fields(
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
+    ) -> Decided[FieldSelection]:
         """Metadata filters and a search query; ``hints`` are the router's filters, ``retained``
-        resolves anaphora such as '그 기관'."""
+        resolves anaphora such as '그 기관', ``route`` is this turn's route decision (from the
+        graph state) whose extraction an implementation may reuse."""
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]: ...
 
@@ -86,6 +90,9 @@ class GraphServices(Protocol):
 
     def run_sql(self, sql: str) -> dict[str, Any]:
         """Validate and run one read-only SELECT: {query, columns, rows, row_count}. Raises SqlRejected."""
+
+    def finding_rows(self, finding_ids: list[str]) -> dict[str, Any]:
+        """These findings' id, title, disposition, institution and year, as ``run_sql`` returns rows."""
 
     def finding_docs(self, finding_ids: list[str], sections: list[str] | None = None) -> list[Doc]:
         """The stored chunks of these findings (optionally only some sections), in finding order."""

@@ -3,16 +3,14 @@ implementation asks for them as structured output (reasoning first, then the ver
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field
 
-TrackName = Literal["chat", "fast", "deep", "report"]
+from graph.vocab import DISPOSITIONS, Track
 
 
 class RouteDecision(BaseModel):
     reasoning: str = Field(description="One or two sentences: why this track, and whether the topic changed.")
-    track: TrackName
+    track: Track
     follow_up: bool = Field(description="The message refers back to earlier results (ordinals, 'that institution', 'more detail').")
     pivot: bool = Field(description="The message starts a new topic (other institution, subject or period).")
     sql_intent: bool = Field(False, description="Fast track only: a count, list, group-by or top-N over findings.")
@@ -21,7 +19,7 @@ class RouteDecision(BaseModel):
     institutions: list[str] = Field(default_factory=list, description="Institutions named in the message.")
     year_from: int | None = None
     year_to: int | None = None
-    dispositions: list[str] = Field(default_factory=list, description="Disposition words named: 주의, 통보, 시정, 징계, 개선, 권고, 변상, 고발.")
+    dispositions: list[str] = Field(default_factory=list, description="Disposition words named: " + ", ".join(DISPOSITIONS) + ".")
     search_query: str = Field("", description="The message as a standalone search query (references resolved, filler dropped).")
 
 

@@ -6,13 +6,12 @@ start of each turn; ``messages``, ``retained_documents`` and ``summary`` live ac
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-Track = Literal["chat", "fast", "deep", "report"]
-Mode = Literal["auto", "chat", "fast", "deep", "report"]
+from graph.vocab import Mode, Track
 
 
 class Doc(TypedDict):
@@ -60,6 +59,9 @@ class AuraState(InputState, total=False):
     question: str
     """The user's message of this turn, as text."""
     track: Track
+    route: dict[str, Any]
+    """This turn's route decision: RouteDecision fields plus ``policy`` (who decided). Later
+    decisions of the turn (select_fields) read the router's extraction from here."""
     follow_up: bool
     """True when this turn refers back to the retained documents ('1번 항목', 'that one')."""
     pivot: bool

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from app.embeddings.base import make_embedder
+from app.embeddings.factory import make_embedder
 from app.embeddings.seed import export_seed
 from app.settings import Settings
 

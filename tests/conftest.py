@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from app.embeddings.factory import make_embedder
+from app.embeddings.seed import SeedError, load_seed
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +32,6 @@ def pytest_configure(config: pytest.Config) -> None:
     """Seed the test embedding cache (verified: digest and probe vectors; see app.embeddings.seed)."""
     if not EMBED_SEED.is_file():
         return
-    from app.embeddings.base import make_embedder
-    from app.embeddings.seed import SeedError, load_seed
-
     embedder = make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
     try:
         added = load_seed(embedder, EMBED_SEED)
@@ -62,16 +61,16 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def services(settings: Settings):
-    from app.services import Services
+    from app.container import Container
 
-    s = Services(settings)
+    s = Container(settings)
     yield s
     s.close()
 
 
 @pytest.fixture(scope="session")
 def embedder():
-    from app.embeddings.base import make_embedder
+    from app.embeddings.factory import make_embedder
 
     return make_embedder(Settings(embedding_cache_path=EMBED_CACHE))
 
@@ -80,12 +79,12 @@ def embedder():
 def real_services(tmp_path_factory):
     """The 12 real 감사원 reports and the SOP ingested once per test session (slow tests only).
     Embeddings come from the shared cache after the first run."""
+    from app.container import Container
     from app.ingest.sop import ingest_sop_dir
-    from app.services import Services
 
     require_shared()
     settings = Settings(data_dir=tmp_path_factory.mktemp("real-store"), embedding_cache_path=EMBED_CACHE)
-    services = Services(settings)
+    services = Container(settings)
     summary = services.ingestor.ingest([BAI_REPORTS])
     assert summary.errors == [], summary.errors
     ingest_sop_dir(SOP_DIR, services.sessions)

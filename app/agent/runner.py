@@ -12,12 +12,12 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from app.agent.graph_services import AppGraphServices
-from app.services import Services
+from app.agent.tools import AgentTools
+from app.container import Container
 from graph import RunContext, build_graph
+from graph.vocab import MODES
 
 MAX_MESSAGE_CHARS = 4000
-MODES = ("auto", "chat", "fast", "deep", "report")
 
 
 class BadRequest(ValueError):
@@ -35,17 +35,17 @@ def validate_message(message: str, mode: str = "auto") -> str:
     return text
 
 
-def sqlite_checkpointer(services: Services) -> SqliteSaver:
+def sqlite_checkpointer(services: Container) -> SqliteSaver:
     conn = sqlite3.connect(str(services.settings.data_dir / "checkpoints.sqlite"), check_same_thread=False)
     return SqliteSaver(conn)
 
 
 class Agent:
-    def __init__(self, services: Services, checkpointer: BaseCheckpointSaver | None = None, context: RunContext | None = None) -> None:
+    def __init__(self, services: Container, checkpointer: BaseCheckpointSaver | None = None, context: RunContext | None = None) -> None:
         self.services = services
         self.context = context or RunContext()
         self.checkpointer = checkpointer if checkpointer is not None else sqlite_checkpointer(services)
-        self.graph = build_graph(AppGraphServices(services, services.policies), checkpointer=self.checkpointer)
+        self.graph = build_graph(AgentTools(services, services.policies), checkpointer=self.checkpointer)
 
     def _config(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": self.context.recursion_limit}

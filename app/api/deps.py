@@ -14,13 +14,13 @@ from app.api.config import ApiSettings
 from app.api.jobs import IngestWorker
 from app.api.metrics import Metrics
 from app.api.turns import Turns
+from app.container import Container
 from app.keys import KeyInfo, verify_key
-from app.services import Services
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from `aura keys create NAME`.")
 
 
-def get_services(request: Request) -> Services:
+def get_services(request: Request) -> Container:
     return request.app.state.services
 
 
@@ -44,7 +44,7 @@ def get_metrics(request: Request) -> Metrics:
     return request.app.state.metrics
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
+ServicesDep = Annotated[Container, Depends(get_services)]
 AgentDep = Annotated[Agent, Depends(get_agent)]
 TurnsDep = Annotated[Turns, Depends(get_turns)]
 WorkerDep = Annotated[IngestWorker, Depends(get_worker)]

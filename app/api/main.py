@@ -1,5 +1,5 @@
 """The FastAPI application: ``create_app(services, agent)`` builds it on the given stores (tests
-pass a Services on a temporary data dir); ``aura serve`` runs it with uvicorn, one worker (the
+pass a Container on a temporary data dir); ``aura serve`` runs it with uvicorn, one worker (the
 process owns the embedded Milvus Lite directory)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from app.api.limits import UploadSizeGuard
 from app.api.metrics import Metrics, MetricsMiddleware
 from app.api.routes import chat, chunks, documents, findings, health, reports, threads
 from app.api.turns import Turns
-from app.services import Services
+from app.container import Container
 
 log = logging.getLogger("aura.api")
 
@@ -30,9 +30,9 @@ Threads, upload jobs and report drafts belong to the key that created them; othe
 404. Errors are JSON `{"detail": ...}`."""
 
 
-def create_app(services: Services | None = None, agent: Agent | None = None, api_settings: ApiSettings | None = None) -> FastAPI:
+def create_app(services: Container | None = None, agent: Agent | None = None, api_settings: ApiSettings | None = None) -> FastAPI:
     owns_services = services is None
-    services = services or Services()
+    services = services or Container()
     api_settings = api_settings or ApiSettings()
 
     @asynccontextmanager

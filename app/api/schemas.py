@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.agent.runner import MAX_MESSAGE_CHARS
+from graph.vocab import DISPOSITIONS, SECTION_KINDS, Mode
 
-Mode = Literal["auto", "chat", "fast", "deep", "report"]
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
 
 Timestamp = Annotated[datetime, AfterValidator(lambda d: d if d.tzinfo else d.replace(tzinfo=UTC))]
@@ -154,11 +154,11 @@ class ChunkOut(BaseModel):
     report_title: str
     finding_id: str | None = None
     finding_title: str | None = None
-    section: str = Field(description="overview | criteria | problems | opinion | actions, or a report-level section.")
+    section: str = Field(description=" | ".join(SECTION_KINDS) + ", or a report-level section.")
     page: int
     text: str = Field(description="The passage; an evidence quote is a span of it (up to whitespace).")
     heading: str = ""
-    dispositions: list[str] = Field([], description="The finding's dispositions (주의, 통보, 시정, ...).")
+    dispositions: list[str] = Field([], description="The finding's dispositions, from: " + ", ".join(DISPOSITIONS) + ".")
 
 
 # -- reports -------------------------------------------------------------------------------------

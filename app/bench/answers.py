@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from app.bench.common import ROOT, load1
+from app.container import Container
 from app.eval.answers import KINDS, load_gold, run, summarize
-from app.services import Services
 
 GOLD = ROOT / "data" / "eval" / "answers"
 COMMAND = "aura eval answers --dataset data/eval/answers --json"
 
 
-def answer_rows(services: Services, gold_dir: Path = GOLD) -> Iterator[dict[str, Any]]:
+def answer_rows(services: Container, gold_dir: Path = GOLD) -> Iterator[dict[str, Any]]:
     recs = run(services, load_gold(gold_dir, "all"))
     yield from summary_rows({split: summarize([r for r in recs if r.get("split") == split]) for split in ("dev", "test")})
 

@@ -9,7 +9,10 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.container import Container
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("AURA_SHARED_DIR", ROOT.parent / "shared")) / "data"
@@ -76,17 +79,17 @@ def machine() -> dict[str, Any]:
     }
 
 
-def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa: ANN201 - Services
-    """A Services on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
+def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE) -> Container:
+    """A Container on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
     Returns (services, seconds to ingest)."""
+    from app.container import Container
     from app.ingest.sop import ingest_sop_dir
-    from app.services import Services
     from app.settings import Settings
 
     if not BAI_REPORTS.is_dir():
         raise SystemExit(f"real reports missing: {BAI_REPORTS}")
     settings = Settings(_env_file=None, data_dir=data_dir, embedding_cache_path=cache, llm_provider="none")
-    services = Services(settings)
+    services = Container(settings)
     t0 = time.perf_counter()
     summary = services.ingestor.ingest([BAI_REPORTS])
     if summary.errors:
@@ -96,7 +99,7 @@ def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE):  # noqa
 
 
 def close_store(services) -> None:  # noqa: ANN001
-    """Close a Services and stop its in-process Milvus Lite server (milvus-lite 3 serves the
+    """Close a Container and stop its in-process Milvus Lite server (milvus-lite 3 serves the
     data dir from a thread of this process until exit; another process cannot open it before)."""
     uri = services.settings.resolved_milvus_uri
     services.close()

@@ -51,7 +51,7 @@ def ingest_row(summary, pages: int, secs: float, cold: bool, cache: Path | None)
 
 def bench_ingest(paths: list[Path], cold: bool = False, parse: bool = True) -> Iterator[dict]:
     """Parse-only and full-ingest throughput on a fresh store."""
-    from app.services import Services
+    from app.container import Container
     from app.settings import Settings
 
     files = list(expand_paths(paths))
@@ -63,7 +63,7 @@ def bench_ingest(paths: list[Path], cold: bool = False, parse: bool = True) -> I
     with tempfile.TemporaryDirectory(prefix="aura-bench-") as tmp:
         cache = Path(tmp) / "embeddings.sqlite" if cold else SHARED_EMBED_CACHE
         settings = Settings(_env_file=None, data_dir=Path(tmp), embedding_cache_path=cache, llm_provider="none")
-        services = Services(settings)
+        services = Container(settings)
         services.embedder.embed_queries(["warm-up"])
         t0 = time.perf_counter()
         summary = services.ingestor.ingest(files)

@@ -125,8 +125,8 @@ CASES = [
 def bench_llm_budget(services: Any) -> Iterator[dict]:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from app.agent.graph_services import AppGraphServices
     from app.agent.runner import Agent
+    from app.agent.tools import AgentTools
     from app.policies.fallback import FallbackPolicies
     from app.policies.llm import LlmPolicies
     from graph import build_graph
@@ -135,7 +135,7 @@ def bench_llm_budget(services: Any) -> Iterator[dict]:
     llm = LlmPolicies(model, 30.0, max_concurrency=1)
     policies = FallbackPolicies(services.policies.offline, llm)
     agent = Agent(services, checkpointer=InMemorySaver())
-    agent.graph = build_graph(AppGraphServices(services, policies), checkpointer=agent.checkpointer)
+    agent.graph = build_graph(AgentTools(services, policies), checkpointer=agent.checkpointer)
     happy: dict[str, int] = {}
     for track, scenario in CASES:
         model.reset(track, scenario)

@@ -46,9 +46,9 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
     from app.bench.ingest import ingest_row, parse_only
     from app.bench.latency import bench_latency
     from app.bench.llm_budget import bench_llm_budget
+    from app.container import Container
     from app.ingest.pipeline import expand_paths
     from app.ingest.sop import ingest_sop_dir
-    from app.services import Services
     from app.settings import Settings
 
     t_start = time.perf_counter()
@@ -61,7 +61,7 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
         tmp = Path(tmp_s)
         data_dir = tmp / "var"
         settings = Settings(_env_file=None, data_dir=data_dir, embedding_cache_path=SHARED_EMBED_CACHE, llm_provider="none")
-        services = Services(settings)
+        services = Container(settings)
         services.embedder.embed_queries(["warm-up"])
         t0 = time.perf_counter()
         summary = services.ingestor.ingest(files)

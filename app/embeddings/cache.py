@@ -2,7 +2,8 @@
 
 Passages: a small SQLite key-value file keyed by (model name, sha256 of the text), so
 re-ingesting, re-indexing and test runs reuse vectors instead of recomputing them (embedding
-the 12 real reports from scratch takes minutes on two cores). Queries: an in-memory LRU.
+the 12 real reports from scratch takes minutes on two cores). Queries: an in-memory LRU
+(``app.cache``).
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
-from app.embeddings.base import Embedder
+from app.cache import LRUCache
+from app.embeddings.interface import Embedder
 
 
 def text_key(text: str) -> str:
@@ -29,8 +30,7 @@ class CachedEmbedder:
         self.name = inner.name
         self.dim = inner.dim
         self._lock = threading.Lock()
-        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._query_cache_size = query_cache_size
+        self._queries: LRUCache[np.ndarray] = LRUCache(query_cache_size)
         self._db: sqlite3.Connection | None = None
         if cache_path is not None:
             cache_path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,22 +43,17 @@ class CachedEmbedder:
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         missing = []
-        with self._lock:
-            for i, t in enumerate(texts):
-                hit = self._queries.get(t)
-                if hit is None:
-                    missing.append(i)
-                else:
-                    self._queries.move_to_end(t)
-                    out[i] = hit
+        for i, t in enumerate(texts):
+            hit = self._queries.get(t)
+            if hit is None:
+                missing.append(i)
+            else:
+                out[i] = hit
         if missing:
             vecs = self.inner.embed_queries([texts[i] for i in missing])
-            with self._lock:
-                for i, v in zip(missing, vecs, strict=True):
-                    out[i] = v
-                    self._queries[texts[i]] = v
-                    if len(self._queries) > self._query_cache_size:
-                        self._queries.popitem(last=False)
+            for i, v in zip(missing, vecs, strict=True):
+                out[i] = v
+                self._queries.put(texts[i], v)
         return out
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:

@@ -35,15 +35,16 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from app.agent.runner import Agent
+from app.container import Container
 from app.db.models import Chunk, Finding
 from app.eval import answer_checks as chk
 from app.eval.metrics import percentile
 from app.ingest.chunking import sentence_spans
-from app.services import Services
+from graph.vocab import DISPOSITIONS
+from graph.vocab import QUESTION_KINDS as KINDS
 
-KINDS = ("similar_cases", "disposition", "actions", "institution", "legal_basis", "summary")
 SPLITS = ("dev", "test", "all")
-DISPOSITION_WORDS = ("징계", "문책", "시정", "주의", "통보", "개선", "권고", "변상", "고발", "훈계", "인사자료")
+
 
 
 class GoldError(ValueError):
@@ -93,7 +94,7 @@ def load_gold(directory: str | Path, split: str = "all") -> Gold:
 class Runner:
     """Runs turns through one compiled graph with an in-memory checkpointer."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Container) -> None:
         self.agent = Agent(services, checkpointer=InMemorySaver())
 
     def turn(self, thread: str, text: str, checkpoint: str | None = None) -> tuple[dict[str, Any], float, str]:
@@ -153,7 +154,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
     hits = chk.nugget_hits(text, nuggets)
     rec["nugget_hits"] = hits
     if item.get("kind") == "disposition" and item.get("precedent_dispositions"):
-        got = chk.recommended_disposition(text, DISPOSITION_WORDS)
+        got = chk.recommended_disposition(text, DISPOSITIONS)
         rec["recommended"] = got
         rec["disposition_match"] = got in set(item["precedent_dispositions"])
     if item.get("law_refs"):
@@ -161,7 +162,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
     return rec
 
 
-def _partial_nuggets(services: Services, recs: list[dict[str, Any]], items: dict[str, dict[str, Any]], threshold: float) -> None:
+def _partial_nuggets(services: Container, recs: list[dict[str, Any]], items: dict[str, dict[str, Any]], threshold: float) -> None:
     """Nugget scores: 1 for a verbatim hit, 0.5 when an answer sentence is within the calibrated
     cosine of the nugget's fact, else 0."""
     for rec in recs:
@@ -192,12 +193,12 @@ def _next_steps(runner: Runner, rec: dict[str, Any], thread: str, checkpoint: st
     rec["next_steps"] = out
 
 
-def run(services: Services, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> list[dict[str, Any]]:
+def run(services: Container, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> list[dict[str, Any]]:
     """Every gold question and conversation turn through the graph, scored."""
     return list(iter_run(services, gold, next_steps=next_steps, partial_threshold=partial_threshold))
 
 
-def iter_run(services: Services, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> Iterator[dict[str, Any]]:
+def iter_run(services: Container, gold: Gold, *, next_steps: bool = True, partial_threshold: float = chk.NUGGET_PARTIAL_MIN_COS) -> Iterator[dict[str, Any]]:
     runner = Runner(services)
     items: dict[str, dict[str, Any]] = {}
     for q in gold.questions:
@@ -309,7 +310,7 @@ def summarize(recs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def calibrate_partial(services: Services, gold: Gold, target_precision: float = 0.95) -> dict[str, Any]:
+def calibrate_partial(services: Container, gold: Gold, target_precision: float = 0.95) -> dict[str, Any]:
     """The cosine threshold for a partial nugget match, from the gold itself: every sentence of
     each gold finding's text is a candidate; those containing the nugget's phrase are positives.
     Returns the lowest threshold whose admitted matches are >= target_precision positive."""
@@ -337,7 +338,7 @@ def calibrate_partial(services: Services, gold: Gold, target_precision: float = 
     return {"threshold": round(best, 4), "pairs": len(pairs), "positives": int(np.sum([p for _, p in pairs]))}
 
 
-def check_store(services: Services, gold: Gold) -> str | None:
+def check_store(services: Container, gold: Gold) -> str | None:
     """None when the store holds every gold finding; else what is missing and how to fix it."""
     wanted = {f for q in gold.questions for f in q.get("gold_findings") or []}
     wanted |= {f for c in gold.conversations for t in c["turns"] for f in t.get("gold_findings") or []}

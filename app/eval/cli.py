@@ -72,8 +72,8 @@ def answers(
     abstention, readability, latency, per kind of question. Runs on the current store (ingest
     ../shared/data/bai-reports first)."""
 
+    from app.container import Container
     from app.eval.answers import GoldError, check_store, load_gold, run, summarize
-    from app.services import Services
     from app.settings import Settings
 
     if policies not in ("offline", "llm"):
@@ -87,7 +87,7 @@ def answers(
         settings = settings.model_copy(update={"llm_provider": "none"})
     elif settings.llm_provider == "none":
         raise typer.BadParameter("--policies llm needs AURA_LLM_PROVIDER (and the endpoint) configured")
-    services = Services(settings)
+    services = Container(settings)
     try:
         problem = check_store(services, gold)
         if problem:

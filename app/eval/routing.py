@@ -14,7 +14,8 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 
 from app.agent.runner import Agent
-from app.services import Services
+from app.container import Container
+from graph.vocab import TRACKS
 
 
 def load_conversations(path: str | Path) -> list[dict[str, Any]]:
@@ -28,7 +29,7 @@ def load_conversations(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def run_turns(services: Services, conversations: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def run_turns(services: Container, conversations: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     agent = Agent(services, checkpointer=InMemorySaver())
     for conv in conversations:
         for i, turn in enumerate(conv["turns"]):
@@ -55,7 +56,7 @@ def score(results: list[dict[str, Any]]) -> dict[str, Any]:
         out[f"{key}_accuracy"] = round(len(right) / len(labelled), 4) if labelled else None
         out[f"{key}_labelled"] = len(labelled)
     per_track: dict[str, Any] = {}
-    for track in ("chat", "fast", "deep", "report"):
+    for track in TRACKS:
         rows = [r for r in results if r["expected"].get("track") == track]
         if rows:
             per_track[track] = round(sum(r["got"]["track"] == track for r in rows) / len(rows), 4)

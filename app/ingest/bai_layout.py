@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.ingest.parsed import DISPOSITIONS
+from graph.vocab import DISPOSITIONS
 
 
 @dataclass(frozen=True)

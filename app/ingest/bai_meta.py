@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from app.ingest.bai_layout import Line, strip_disposition_suffix
-from app.ingest.parsed import DISPOSITIONS, ParsedSection
+from app.ingest.parsed import ParsedSection
+from graph.vocab import DISPOSITIONS
 
 
 def clean_space(text: str) -> str:

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from app.ingest.bai_parser import looks_like_audit_report, parse_report
 from app.ingest.parsed import LoadedDocument, ParsedReport, ParsedSection
 
 _PAGE_FOOTER = re.compile(r"^\s*-\s*\d{1,4}\s*-\s*$", re.MULTILINE)
@@ -60,8 +61,6 @@ def generic_document(doc: LoadedDocument, title: str | None = None) -> ParsedRep
 
 def parse_document(doc: LoadedDocument) -> tuple[str, ParsedReport]:
     """('audit_report' | 'document', parsed). The report parser's errors propagate."""
-    from app.ingest.bai_parser import looks_like_audit_report, parse_report
-
     meta = manifest_metadata(doc.path)
     if looks_like_audit_report(doc):
         return "audit_report", parse_report(doc, **meta)

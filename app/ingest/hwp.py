@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
-from app.ingest.loaders import OLE_MAGIC, ZIP_MAGIC, LoadError
+from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
 
 if TYPE_CHECKING:
     from hwpx import SectionInfo, TextExtractor

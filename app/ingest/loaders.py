@@ -13,20 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.ingest.hwp import hwp_pages, hwpx_pages
+from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
 from app.ingest.parsed import LoadedDocument
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-ZIP_MAGIC = b"PK\x03\x04"
 _PDF_EOF_WINDOW = 4096
 _MAX_REASON = 200
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-
-
-class LoadError(Exception):
-    """A file that cannot be read as a document; the message says why, for the user."""
 
 
 def _pdf_pages(path: Path) -> list[str]:
@@ -142,24 +138,10 @@ def _new_page(pages: list[list[str]]) -> None:
         pages.append([])
 
 
-def _hwpx_pages(path: Path) -> list[str]:
-    """Pages of an .hwpx; see app.ingest.hwp."""
-    from app.ingest.hwp import hwpx_pages
-
-    return hwpx_pages(path)
-
-
-def _hwp_pages(path: Path) -> list[str]:
-    """Pages of an .hwp (HWP 5.0); see app.ingest.hwp."""
-    from app.ingest.hwp import hwp_pages
-
-    return hwp_pages(path)
-
-
 LOADERS: dict[str, Callable[[Path], list[str]]] = {
     ".pdf": _pdf_pages,
-    ".hwp": _hwp_pages,
-    ".hwpx": _hwpx_pages,
+    ".hwp": hwp_pages,
+    ".hwpx": hwpx_pages,
     ".docx": _docx_pages,
     ".txt": _text_pages,
     ".md": _text_pages,

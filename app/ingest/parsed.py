@@ -4,13 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SECTION_KINDS = ("overview", "criteria", "problems", "opinion", "actions")
-"""Finding section kinds: 업무 개요 / 관계 법령·판단기준 / 감사결과 확인된 문제점 /
-관계기관 의견 / 조치할 사항."""
-
-DISPOSITIONS = ("징계", "문책", "시정", "주의", "통보", "개선", "권고", "변상", "고발", "훈계", "인사자료")
-"""Disposition (처분) words in the order the 감사원 lists them."""
-
 
 @dataclass(frozen=True)
 class LoadedDocument:
@@ -28,9 +21,8 @@ class ParsedSection:
     """A stretch of report text that becomes one or more chunks."""
 
     kind: str
-    """A finding section kind from SECTION_KINDS, or a report-level kind:
-    'report_overview' (감사실시 개요), 'report_subject' (감사대상 현황), 'report_summary' (총괄),
-    'body' (text of a non-감사원 document)."""
+    """A finding section kind from ``graph.vocab.SECTION_KINDS``, or a report-level kind from
+    ``graph.vocab.REPORT_SECTION_KINDS``."""
     text: str
     page: int
     """1-based page where the section starts."""
@@ -51,7 +43,7 @@ class ParsedFinding:
     action_orgs: list[str] = field(default_factory=list)
     """조치 기관 (the addressees of 조치할 사항)."""
     sections: list[ParsedSection] = field(default_factory=list)
-    """The finding's sections, each with a kind from SECTION_KINDS."""
+    """The finding's sections, each with a kind from ``graph.vocab.SECTION_KINDS``."""
     amounts_krw: list[int] = field(default_factory=list)
     """Money amounts stated in the finding, in won."""
     page_start: int = 1

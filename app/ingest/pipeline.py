@@ -17,31 +17,20 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Chunk, Finding, FindingDisposition, Report
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.ingest.chunking import chunk_text
 from app.ingest.documents import parse_document
 from app.ingest.loaders import LoadError, load_document, supported_suffixes
 from app.ingest.parsed import ParsedFinding, ParsedReport, ParsedSection
 from app.retrieval.lexicon import fill_lexical
 from app.vectorstore.milvus import MilvusVectorStore
+from graph.vocab import section_label
 
 log = logging.getLogger(__name__)
-
-SECTION_LABELS = {
-    "overview": "업무 개요",
-    "criteria": "관계 법령·판단기준",
-    "problems": "감사결과 확인된 문제점",
-    "opinion": "관계기관 의견",
-    "actions": "조치할 사항",
-    "report_overview": "감사실시 개요",
-    "report_subject": "감사대상 현황",
-    "report_summary": "감사결과 총괄",
-    "body": "본문",
-}
 
 
 @dataclass
@@ -259,7 +248,7 @@ class Ingestor:
                 heading += f" > {finding.number}. {finding.title}"
                 if finding.dispositions:
                     heading += f"({', '.join(finding.dispositions)})"
-            heading += f" > {SECTION_LABELS.get(section.kind, section.kind)}"
+            heading += f" > {section_label(section.kind)}"
             for text in chunk_text(section.text, self.chunk_chars, self.chunk_overlap):
                 ordinal = next_ordinal.get((number, section.kind), 0)
                 next_ordinal[(number, section.kind)] = ordinal + 1
@@ -312,8 +301,6 @@ def _brief(exc: BaseException) -> str:
 
 
 def stored_counts(session: Session) -> dict[str, int]:
-    from sqlalchemy import func
-
     return {
         "reports": session.scalar(select(func.count()).select_from(Report)) or 0,
         "findings": session.scalar(select(func.count()).select_from(Finding)) or 0,

@@ -3,14 +3,16 @@ policies everywhere else.
 
 Every decision goes through ``FallbackPolicies._decide``:
 
-- no LLM, or the LLM leaves this decision to offline (its method returned ``None``)
-  -> the offline decision (``policy="offline"``);
-- the LLM answered with a valid decision -> ``Decided(value, "llm", calls)``;
-- the call failed (timeout, connection error, HTTP 5xx/429, 401/403, malformed JSON, schema
-  violation, ``PolicyError``) -> the offline decision as ``"offline-fallback"`` with a short
+- no LLM -> the offline decision (``policy="offline"``);
+- the LLM decided (or left the decision to the offline policies, see ``app.policies.llm``)
+  -> its ``Decided``;
+- the LLM failed with an ``LlmError`` (timeout, connection error, HTTP 5xx/429, 401/403) or an
+  invalid decision (``PolicyError``: malformed JSON, schema violation, a citation to nothing;
+  a pydantic ``ValidationError``) -> the offline decision as ``"offline-fallback"`` with a short
   ``error`` naming the cause, logged as a warning (no stack trace).
 
-``llm_calls`` counts the calls actually made, failed ones included.
+Anything else is a bug and propagates. ``llm_calls`` counts the calls actually made, failed
+ones included.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic import ValidationError
+
+from app.llm.errors import LlmError
 from app.llm.providers import to_llm_error
 from app.policies.llm import LlmPolicies
 from graph.ports import Decided, Policies, Turn
@@ -42,6 +47,9 @@ log = logging.getLogger("aura.policies")
 
 T = TypeVar("T")
 
+LLM_FAILURES = (LlmError, ValidationError)
+"""What an LLM decision can fail with that deciding offline remedies."""
+
 
 class FallbackPolicies:
     """``graph.ports.Policies``: LLM decisions with the offline policies as the safety net."""
@@ -49,123 +57,58 @@ class FallbackPolicies:
     def __init__(self, offline: Policies, llm: LlmPolicies | None) -> None:
         self.offline = offline
         self.llm = llm
+        if llm is not None and llm.offline is None:
+            llm.offline = offline
 
     @classmethod
     def from_settings(cls, settings: Settings, offline: Policies) -> FallbackPolicies:
         """Raises ``ValueError`` with a readable message when the LLM configuration is incomplete."""
-        return cls(offline, LlmPolicies.from_settings(settings))
+        return cls(offline, LlmPolicies.from_settings(settings, offline))
 
-    def _decide(
-        self, name: str, offline: Callable[[], Decided[T]], ask: Callable[[LlmPolicies], T | None]
-    ) -> Decided[T]:
+    def _decide(self, name: str, decide: Callable[[Policies], Decided[T]]) -> Decided[T]:
         llm = self.llm
         if llm is None:
-            return offline()
+            return decide(self.offline)
         before = llm.calls
         try:
-            value = ask(llm)
-        except Exception as exc:  # every LLM failure has the same remedy: decide offline
+            return decide(llm)
+        except LLM_FAILURES as exc:  # every LLM failure has the same remedy: decide offline
             reason = str(to_llm_error(exc))
             calls = llm.calls - before
             log.warning("%s: the LLM failed (%s); using the offline policy", name, reason)
-            fallback = offline()
+            fallback = decide(self.offline)
             return Decided(fallback.value, "offline-fallback", calls + fallback.llm_calls, reason)
-        calls = llm.calls - before
-        if value is None:
-            decided = offline()
-            return (
-                Decided(decided.value, decided.policy, calls + decided.llm_calls, decided.error)
-                if calls
-                else decided
-            )
-        return Decided(value, "llm", calls)
 
-    def route(
-        self, question: str, history: list[Turn], summary: str, retained: list[Doc]
-    ) -> Decided[RouteDecision]:
-        return self._decide(
-            "route",
-            lambda: self.offline.route(question, history, summary, retained),
-            lambda llm: llm.route(question, history, summary, retained),
-        )
+    def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:
+        return self._decide("route", lambda p: p.route(question, history, summary, retained))
 
     def select_fields(
-        self, question: str, hints: dict[str, Any], retained: list[Doc]
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
     ) -> Decided[FieldSelection]:
-        # The offline selection runs first: the LLM router's fields are laid over it (no call).
-        base = self.offline.select_fields(question, hints, retained)
-        return self._decide(
-            "select_fields",
-            lambda: base,
-            lambda llm: llm.select_fields(question, hints, retained, base=base.value),
-        )
+        return self._decide("select_fields", lambda p: p.select_fields(question, hints, retained, route))
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
-        return self._decide(
-            "plan_sql",
-            lambda: self.offline.plan_sql(question, fields),
-            lambda llm: llm.plan_sql(question, fields),
-        )
+        return self._decide("plan_sql", lambda p: p.plan_sql(question, fields))
 
     def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]:
-        return self._decide(
-            "grade",
-            lambda: self.offline.grade(question, docs),
-            lambda llm: llm.grade(question, docs),
-        )
+        return self._decide("grade", lambda p: p.grade(question, docs))
 
-    def rewrite(
-        self, question: str, query: str, tried: list[str], filters: dict[str, Any]
-    ) -> Decided[QueryRewrite]:
-        return self._decide(
-            "rewrite",
-            lambda: self.offline.rewrite(question, query, tried, filters),
-            lambda llm: llm.rewrite(question, query, tried, filters),
-        )
+    def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]:
+        return self._decide("rewrite", lambda p: p.rewrite(question, query, tried, filters))
 
     def analyze(
-        self,
-        question: str,
-        docs: list[Doc],
-        sop: list[dict[str, Any]],
-        sql: dict[str, Any] | None,
-        feedback: str,
-        history: list[Turn],
+        self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
     ) -> Decided[AnalystAnswer]:
-        return self._decide(
-            "analyze",
-            lambda: self.offline.analyze(question, docs, sop, sql, feedback, history),
-            lambda llm: llm.analyze(question, docs, sop, sql, feedback, history),
-        )
+        return self._decide("analyze", lambda p: p.analyze(question, docs, sop, sql, feedback, history))
 
-    def verify(
-        self, question: str, answer: AnalystAnswer, docs: list[Doc]
-    ) -> Decided[Verification]:
-        return self._decide(
-            "verify",
-            lambda: self.offline.verify(question, answer, docs),
-            lambda llm: llm.verify(question, answer, docs),
-        )
+    def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
+        return self._decide("verify", lambda p: p.verify(question, answer, docs))
 
-    def check_report(
-        self, question: str, history: list[Turn], docs: list[Doc]
-    ) -> Decided[ReportReadiness]:
-        return self._decide(
-            "check_report",
-            lambda: self.offline.check_report(question, history, docs),
-            lambda llm: llm.check_report(question, history, docs),
-        )
+    def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:
+        return self._decide("check_report", lambda p: p.check_report(question, history, docs))
 
     def chat(self, question: str, history: list[Turn], summary: str) -> Decided[str]:
-        return self._decide(
-            "chat",
-            lambda: self.offline.chat(question, history, summary),
-            lambda llm: llm.chat(question, history, summary),
-        )
+        return self._decide("chat", lambda p: p.chat(question, history, summary))
 
     def summarize(self, summary: str, turns: list[Turn]) -> Decided[ConversationSummary]:
-        return self._decide(
-            "summarize",
-            lambda: self.offline.summarize(summary, turns),
-            lambda llm: llm.summarize(summary, turns),
-        )
+        return self._decide("summarize", lambda p: p.summarize(summary, turns))

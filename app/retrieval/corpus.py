@@ -20,6 +20,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from app.db.models import Chunk, Finding, Report
+from app.ingest.pipeline import chunk_metadata
 from app.retrieval import lexicon
 from app.retrieval.base import Hit
 from app.retrieval.evidence import Evidence
@@ -141,8 +142,6 @@ class SqlCorpus:
                 f.id: f for f in s.scalars(select(Finding).options(selectinload(Finding.dispositions)))
             }
             chunks = s.scalars(select(Chunk).order_by(Chunk.report_id, Chunk.finding_id, Chunk.section, Chunk.ordinal)).all()
-            from app.ingest.pipeline import chunk_metadata
-
             docs: list[Doc] = []
             lex: list[str | None] = []
             stale: list[int] = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.retrieval.base import Hit
 from app.retrieval.filters import SearchFilters
 from app.vectorstore.milvus import MilvusVectorStore

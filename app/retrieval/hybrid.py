@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol
 
+from app.cache import LRUCache
 from app.retrieval.base import DensePart, Hit, LexicalIndex, chunk_of, pool_max
-from app.retrieval.cache import LRUCache
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
-from app.retrieval.fusion import RRF, Fused, Fusion
+from app.retrieval.fusion import RRF, Fused, Fusion, default_fusion
 from app.retrieval.lexical import terms
 from app.retrieval.rerank import Reranker
 from app.text.korean import morphemes
@@ -52,8 +52,6 @@ class HybridRetriever:
         reranker: Reranker | None = None,
         cache_size: int = 256,
     ) -> None:
-        from app.retrieval.fusion import default_fusion
-
         self.dense, self.lexical, self.source = dense, lexical, source
         self.fusion = fusion or default_fusion()
         self.group_by, self.depth = group_by, depth

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import SopClause, SopDocument
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.retrieval.base import Hit
 from app.retrieval.fusion import CoverageFusion, Fusion
 from app.retrieval.lexical import BM25Index, terms

@@ -13,8 +13,10 @@ from app.ui.citations import STYLE
 from app.ui.client import ApiClient, ApiError
 from app.ui.i18n import current_lang, t
 from app.ui.turn_view import render_turn, stream_turn
+from graph import vocab
 
-MODES = ("auto", "fast", "deep", "report")
+MODES = tuple(m for m in vocab.MODES if m != "chat")
+"""The modes the UI offers (chat is reached through auto)."""
 
 
 def _new_thread_id() -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from graph.vocab import SECTION_LABELS, section_label
+
 LANGS = ("ko", "en")
 LANG_NAMES = {"ko": "한국어", "en": "English"}
 
@@ -256,14 +258,7 @@ NODES: dict[str, dict[str, str]] = {
     },
 }
 
-SECTIONS: dict[str, dict[str, str]] = {
-    "ko": {"overview": "업무 개요", "criteria": "관계 법령·판단기준", "problems": "감사결과 확인된 문제점",
-           "opinion": "관계기관 의견", "actions": "조치할 사항", "report_overview": "감사실시 개요",
-           "report_subject": "감사대상 현황", "report_summary": "감사결과 총괄", "body": "본문"},
-    "en": {"overview": "background", "criteria": "criteria", "problems": "problems found",
-           "opinion": "agency response", "actions": "required actions", "report_overview": "audit overview",
-           "report_subject": "audited subject", "report_summary": "summary", "body": "text"},
-}
+SECTIONS = SECTION_LABELS
 
 
 def current_lang() -> str:
@@ -287,4 +282,4 @@ def node_name(node: str) -> str:
 
 
 def section_name(section: str | None) -> str:
-    return SECTIONS[current_lang()].get(section or "", section or "")
+    return section_label(section, current_lang())

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
@@ -57,8 +58,6 @@ def step(name: str) -> Callable[[Callable[..., tuple[dict[str, Any], StepInfo]]]
 
 def history(state: AuraState, turns: int) -> list[Turn]:
     """The last ``turns`` completed exchanges before this turn's question."""
-    from langchain_core.messages import AIMessage, HumanMessage
-
     msgs = state.get("messages") or []
     pairs: list[Turn] = []
     pending: str | None = None

@@ -12,15 +12,10 @@ from graph.nodes._step import StepInfo, history, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer
 from graph.state import AuraState, Doc
+from graph.vocab import language
 
 FOLLOW_UP_HEADER = {"ko": "이어서 확인할 질문", "en": "You could ask next"}
 SOP_HEADER = {"ko": "적용 기준(SOP)", "en": "Applicable criteria (SOP)"}
-
-
-def language(text: str) -> str:
-    hangul = sum("가" <= ch <= "힣" for ch in text)
-    latin = sum(ch.isascii() and ch.isalpha() for ch in text)
-    return "ko" if hangul >= latin / 3 else "en"
 
 
 def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:

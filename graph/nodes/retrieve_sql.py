@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import RunContext
 from graph.nodes._step import StepInfo, step
+from graph.nodes.route import route_decision
 from graph.ports import GraphServices, SqlRejected
 from graph.state import AuraState
 
@@ -17,14 +18,13 @@ def build(services: GraphServices):
     @step("retrieve_sql")
     def retrieve_sql(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         question = state["question"]
-        fields = services.policies.select_fields(question, state.get("filters") or {}, state.get("retained_documents") or [])
+        fields = services.policies.select_fields(
+            question, state.get("filters") or {}, state.get("retained_documents") or [], route_decision(state)
+        )
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
-            ids = ", ".join("'" + r.replace("'", "''") + "'" for r in refs)  # SQL string literals
-            sql = services.run_sql(
-                f"SELECT id, title, disposition, institution, year FROM findings WHERE id IN ({ids}) ORDER BY id"
-            )
+            sql = services.finding_rows(refs)
             runtime.stream_writer({"event": "sql_result", **sql})
             return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)
         plan = services.policies.plan_sql(state.get("query") or question, fields.value)

@@ -11,8 +11,7 @@ from graph.context import RunContext
 from graph.nodes._step import StepInfo, step
 from graph.ports import GraphServices
 from graph.state import AuraState
-
-RELAXABLE = {"institutions": ("institutions",), "years": ("year_from", "year_to"), "dispositions": ("dispositions",), "sections": ("sections",)}
+from graph.vocab import RELAXABLE_FILTER_KEYS as RELAXABLE
 
 
 def build(services: GraphServices):

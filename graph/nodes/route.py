@@ -9,13 +9,21 @@ from langgraph.runtime import Runtime
 
 from graph.context import RunContext
 from graph.nodes._step import StepInfo, history, step
-from graph.ports import GraphServices
+from graph.ports import Decided, GraphServices
+from graph.schemas import RouteDecision
 from graph.state import AuraState, Doc
 
 
 def finding_order(docs: list[Doc]) -> list[str]:
     """Distinct finding ids in the order the user saw them."""
     return list(dict.fromkeys(d["finding_id"] for d in docs if d.get("finding_id")))
+
+
+def route_decision(state: AuraState) -> Decided[RouteDecision] | None:
+    """This turn's route decision, as the route node stored it."""
+    stored = dict(state.get("route") or {})
+    policy = stored.pop("policy", None)
+    return Decided(RouteDecision.model_validate(stored), policy) if policy else None
 
 
 def last_question(state: AuraState) -> str:
@@ -58,6 +66,7 @@ def build(services: GraphServices):
         update: dict[str, Any] = {
             "question": question,
             "track": track,
+            "route": {**d.model_dump(), "policy": decided.policy},
             "follow_up": follow_up,
             "pivot": pivot,
             "references": references,

@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import RunContext
 from graph.nodes._step import StepInfo, step
+from graph.nodes.route import route_decision
 from graph.ports import GraphServices
 from graph.state import AuraState
 
@@ -15,7 +16,9 @@ from graph.state import AuraState
 def build(services: GraphServices):
     @step("select_fields")
     def select_fields(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
-        decided = services.policies.select_fields(state["question"], state.get("filters") or {}, state.get("retained_documents") or [])
+        decided = services.policies.select_fields(
+            state["question"], state.get("filters") or {}, state.get("retained_documents") or [], route_decision(state)
+        )
         fields = decided.value
         filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
         query = fields.search_query or state.get("query") or state["question"]

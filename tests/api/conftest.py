@@ -7,9 +7,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api import create_app
+from app.container import Container
 from app.ingest.sop import ingest_sop_dir
 from app.keys import create_key
-from app.services import Services
 from app.settings import Settings
 from tests.conftest import EMBED_CACHE, SAMPLES, SOP_DIR
 
@@ -17,7 +17,7 @@ from tests.conftest import EMBED_CACHE, SAMPLES, SOP_DIR
 @pytest.fixture(scope="session")
 def api_services(tmp_path_factory):
     settings = Settings(data_dir=tmp_path_factory.mktemp("api-store"), embedding_cache_path=EMBED_CACHE)
-    services = Services(settings)
+    services = Container(settings)
     summary = services.ingestor.ingest([SAMPLES])
     assert summary.errors == [] and summary.findings > 0, summary
     ingest_sop_dir(SOP_DIR, services.sessions)
@@ -36,7 +36,7 @@ def client(app):
         yield c
 
 
-def _headers(services: Services, name: str) -> dict[str, str]:
+def _headers(services: Container, name: str) -> dict[str, str]:
     _, key = create_key(services.sessions, name)
     return {"Authorization": f"Bearer {key}"}
 

@@ -54,7 +54,7 @@ class ScriptedPolicies:
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
                                               sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question))
 
-    def select_fields(self, question, hints, retained):
+    def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))
 
     def plan_sql(self, question, fields):
@@ -119,6 +119,9 @@ class FakeServices:
         if self.reject_sql:
             raise SqlRejected("only SELECT is allowed")
         return {"query": sql, "columns": ["n"], "rows": [[3]], "row_count": 1}
+
+    def finding_rows(self, finding_ids):
+        return self.run_sql("SELECT id, title FROM findings WHERE id IN (" + ", ".join(map(repr, finding_ids)) + ")")
 
     def finding_docs(self, finding_ids, sections=None):
         return [dict(doc(10 + i, fid), section=(sections or ["problems"])[0], score=1.0) for i, fid in enumerate(finding_ids)]

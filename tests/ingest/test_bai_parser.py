@@ -15,13 +15,8 @@ import pytest
 from app.ingest.bai_layout import DISPOSITION_TAG, amounts_in, disposition_words
 from app.ingest.bai_parser import looks_like_audit_report, parse_report
 from app.ingest.loaders import load_document
-from app.ingest.parsed import (
-    DISPOSITIONS,
-    SECTION_KINDS,
-    LoadedDocument,
-    ParsedFinding,
-    ParsedReport,
-)
+from app.ingest.parsed import LoadedDocument, ParsedFinding, ParsedReport
+from graph.vocab import DISPOSITIONS, SECTION_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 BAI = Path(os.environ.get("AURA_SHARED_DIR", ROOT.parent / "shared")) / "data" / "bai-reports"

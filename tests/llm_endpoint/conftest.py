@@ -32,11 +32,11 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from app.agent.graph_services import AppGraphServices
 from app.agent.runner import Agent
+from app.agent.tools import AgentTools
+from app.container import Container
 from app.policies.fallback import FallbackPolicies
 from app.policies.llm import LlmPolicies
-from app.services import Services
 from app.settings import Settings
 from graph import build_graph
 from graph.ports import Decided
@@ -211,7 +211,7 @@ class RecordingPolicies(FallbackPolicies):
         self.suite = suite
         self._current = threading.local()
         if llm is not None:
-            run = llm.guard.run
+            run = llm.transport.guard.run
 
             def timed(fn: Callable[[], Any]) -> Any:
                 t0 = time.perf_counter()
@@ -221,12 +221,12 @@ class RecordingPolicies(FallbackPolicies):
                     with RECORDER.lock:
                         RECORDER.call_s[getattr(self._current, "name", "?")].append(time.perf_counter() - t0)
 
-            llm.guard.run = timed  # type: ignore[method-assign]
+            llm.transport.guard.run = timed  # type: ignore[method-assign]
 
-    def _decide(self, name: str, offline: Callable[[], Decided[Any]], ask: Callable[[LlmPolicies], Any]) -> Decided[Any]:
+    def _decide(self, name: str, decide: Callable[[Any], Decided[Any]]) -> Decided[Any]:
         self._current.name = name
         t0 = time.perf_counter()
-        d = super()._decide(name, offline, ask)
+        d = super()._decide(name, decide)
         if d.llm_calls:
             with RECORDER.lock:
                 RECORDER.rows.append(
@@ -251,10 +251,10 @@ def llm_policies(ep: Endpoint, data_dir: Path, **overrides: Any) -> LlmPolicies:
     return llm
 
 
-def agent_on(services: Services, policies: FallbackPolicies) -> Agent:
+def agent_on(services: Container, policies: FallbackPolicies) -> Agent:
     """An Agent on ``services`` whose graph uses ``policies``; fresh in-memory checkpointer."""
     agent = Agent(services, checkpointer=InMemorySaver())
-    agent.graph = build_graph(AppGraphServices(services, policies), checkpointer=agent.checkpointer)
+    agent.graph = build_graph(AgentTools(services, policies), checkpointer=agent.checkpointer)
     return agent
 
 
@@ -268,7 +268,7 @@ def recorder(endpoint: Endpoint) -> Recorder:
 
 
 @pytest.fixture(scope="session")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Container]:
     """data/samples + sop ingested once (LLM off), shared embedding cache."""
     from tests.reliability.conftest import samples_store
 

@@ -51,9 +51,9 @@ def check_contract(d: Decided[Any], schema: type) -> None:
 
 @pytest.fixture(scope="module")
 def docs(store) -> list[dict[str, Any]]:
-    from app.agent.graph_services import AppGraphServices
+    from app.agent.tools import AgentTools
 
-    found = AppGraphServices(store, store.policies).search(DOC_QUESTION, K, {})
+    found = AgentTools(store, store.policies).search(DOC_QUESTION, K, {})
     assert found, "the samples store found nothing"
     return found
 

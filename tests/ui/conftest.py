@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from app.container import Container
 from app.ingest.sop import ingest_sop_dir
 from app.keys import ensure_key_file
-from app.services import Services
 from app.settings import Settings
 from tests.conftest import EMBED_CACHE, SAMPLES, SOP_DIR
 
@@ -21,7 +21,7 @@ from tests.conftest import EMBED_CACHE, SAMPLES, SOP_DIR
 def build_store(data_dir: Path) -> Path:
     """Ingest samples + SOP into DATA_DIR, write a key to DATA_DIR/ui.key; the store is closed
     afterwards (another process may open it). Returns the key file."""
-    services = Services(Settings(data_dir=data_dir, embedding_cache_path=EMBED_CACHE))
+    services = Container(Settings(data_dir=data_dir, embedding_cache_path=EMBED_CACHE))
     try:
         summary = services.ingestor.ingest([SAMPLES])
         assert summary.errors == [] and summary.findings > 0, summary

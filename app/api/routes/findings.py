@@ -10,6 +10,7 @@ from app.api.deps import CurrentKey, SessionDep
 from app.api.errors import UNAUTHORIZED
 from app.api.schemas import FindingPage
 from app.db.queries import finding_summary, list_findings
+from graph.vocab import DISPOSITIONS
 
 router = APIRouter(prefix="/v1/findings", tags=["findings"])
 
@@ -20,7 +21,7 @@ def findings(
     session: SessionDep,
     institution: Annotated[str | None, Query(max_length=128, description="Part of the 소관/조치 기관 name.")] = None,
     year: Annotated[int | None, Query(ge=1900, le=2100)] = None,
-    disposition: Annotated[str | None, Query(max_length=16, description="주의, 통보, 시정, 징계, 개선, ...")] = None,
+    disposition: Annotated[str | None, Query(max_length=16, description="One of: " + ", ".join(DISPOSITIONS))] = None,
     report_id: Annotated[str | None, Query(max_length=128)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,

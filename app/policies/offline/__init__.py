@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
+from app.sql import OfflineSqlPlanner
 from graph.ports import Decided, Turn
 from graph.schemas import (
     AnalystAnswer,
@@ -36,8 +37,6 @@ class OfflinePolicies:
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
         gives a term's IDF in the ingested corpus (None when absent)."""
-        from app.sql import OfflineSqlPlanner
-
         self._catalog = catalog
         self.glossary = glossary
         self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf)
@@ -47,7 +46,9 @@ class OfflinePolicies:
         self.router.catalog = self._catalog()
         return _offline(self.router.route(question, history, retained))
 
-    def select_fields(self, question: str, hints: dict[str, Any], retained: list[Doc]) -> Decided[FieldSelection]:
+    def select_fields(
+        self, question: str, hints: dict[str, Any], retained: list[Doc], route: Decided[RouteDecision] | None = None
+    ) -> Decided[FieldSelection]:
         retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
         retained_reports = [d["report_id"] for d in retained]
         return _offline(select_fields(question, hints, retained_institutions, self._catalog(), retained_reports))

@@ -12,20 +12,13 @@ import re
 from typing import Any
 
 from app.ingest.chunking import sentence_spans
-from app.policies.offline.lexicon import coverage, key_terms, language
+from app.policies.offline.lexicon import coverage, key_terms
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
+from graph.vocab import language, section_label
 
 MAX_FINDINGS = 5
 SENTENCES_PER_FINDING = 2
-SECTION_NAMES = {
-    "ko": {"overview": "업무 개요", "criteria": "관계 법령·판단기준", "problems": "문제점", "opinion": "관계기관 의견",
-           "actions": "조치할 사항", "report_summary": "감사결과 총괄", "report_overview": "감사실시 개요",
-           "report_subject": "감사대상 현황", "body": "본문"},
-    "en": {"overview": "background", "criteria": "criteria", "problems": "problems", "opinion": "agency response",
-           "actions": "required actions", "report_summary": "summary", "report_overview": "audit overview",
-           "report_subject": "audited subject", "body": "text"},
-}
 
 
 def _flat(text: str) -> str:
@@ -62,7 +55,7 @@ def _label(d: Doc, lang: str) -> tuple[str, str]:
         inst = ", ".join((d.get("institutions") or [])[:1])
         extra = ", ".join(x for x in (disp, inst) if x)
         return f"{title}{f' ({extra})' if extra else ''}", title
-    section = SECTION_NAMES[lang].get(d["section"], d["section"])
+    section = section_label(d["section"], lang)
     return f"「{d['report_title']}」 {section}", d["report_title"]
 
 
@@ -90,7 +83,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str) -> AnalystA
         picked = 0
         for i in idxs:
             for sentence in best_sentences(question, docs[i - 1]["text"], SENTENCES_PER_FINDING - picked):
-                section = SECTION_NAMES[lang].get(docs[i - 1]["section"], docs[i - 1]["section"])
+                section = section_label(docs[i - 1]["section"], lang)
                 sentences.append(AnswerSentence(text=f"   - {section}: \"{_flat(sentence)}\" [{i}]", citations=[i], quote=sentence))
                 picked += 1
             if picked >= SENTENCES_PER_FINDING:

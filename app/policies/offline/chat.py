@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from app.policies.offline.lexicon import language
 from graph.ports import Turn
+from graph.vocab import language
 
 _NAME_SAID = re.compile(r"(?:내|제)\s*이름은\s*([가-힣A-Za-z]{1,20}?)(?:이야|야|입니다|이에요|예요|라고|$|[.!\s])|my name is ([A-Za-z가-힣]{1,20})", re.I)
 _NAME_ASKED = re.compile(r"(내|제)\s*이름(이|은)?\s*(뭐|무엇|기억)|what'?s my name|remember my name", re.I)

@@ -66,8 +66,3 @@ def key_terms(text: str) -> set[str]:
 def coverage(needles: set[str], haystack: set[str]) -> float:
     return len(needles & haystack) / len(needles) if needles else 0.0
 
-
-def language(text: str) -> str:
-    hangul = sum("가" <= ch <= "힣" for ch in text)
-    latin = sum(ch.isascii() and ch.isalpha() for ch in text)
-    return "ko" if hangul >= latin / 3 else "en"

@@ -9,10 +9,7 @@ from pathlib import Path
 from app.policies.offline.lexicon import STOP_MORPHEMES, squash
 from app.text.korean import morphemes
 from graph.schemas import QueryRewrite
-
-RELAX_ORDER = ("sections", "dispositions", "years", "institutions")
-"""Narrowest first: a section hint excludes most, an institution the least."""
-_FILTER_KEYS = {"sections": ("sections",), "dispositions": ("dispositions",), "years": ("year_from", "year_to"), "institutions": ("institutions",)}
+from graph.vocab import RELAXABLE_FILTER_KEYS
 
 
 class Glossary:
@@ -60,7 +57,7 @@ def rewrite(question: str, query: str, tried: list[str], filters: dict, glossary
     new = " ".join([core, *extra[: 4 * attempt]]).strip()
     if new in tried or not new:
         new = " ".join([question, *extra]).strip()
-    relax = next((k for k in RELAX_ORDER if any(filters.get(f) for f in _FILTER_KEYS[k])), None)
+    relax = next((k for k, keys in RELAXABLE_FILTER_KEYS.items() if any(filters.get(f) for f in keys)), None)
     why = f"expanded with {', '.join(extra[:4 * attempt]) or 'no glossary terms'}"
     if relax:
         why += f"; relaxing the {relax} filter"

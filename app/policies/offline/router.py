@@ -24,18 +24,19 @@ from importlib import resources
 
 import numpy as np
 
-from app.embeddings.base import Embedder
+from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
 from app.policies.offline.lexicon import key_terms, ordinals, squash
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
+from graph.vocab import DISPOSITIONS, TRACKS
 
 _DOCUMENT = r"(보고서|요구서|통보서|통보문|권고문|처분서|문서|초안|report|request|memo|letter)"
 _WRITE = r"(초안|작성|만들|써|쓰|준비|부탁|draft|write|prepare|compose)"
 _REPORT = re.compile(
     rf"{_DOCUMENT}.*{_WRITE}|{_WRITE}.*{_DOCUMENT}"
-    r"|\b(draft|write)\b.{0,20}(통보|주의|시정|징계|notice|notification|caution|disposition)",
+    r"|\b(draft|write)\b.{0,20}(" + "|".join(DISPOSITIONS) + "|notice|notification|caution|disposition)",
     re.I,
 )
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
@@ -91,7 +92,7 @@ class OfflineRouter:
         """The track whose two nearest examples are most similar on average."""
         sims = self._example_vecs @ self.embedder.embed_queries([question])[0]
         best: tuple[str, float] = ("chat", -1.0)
-        for track in ("chat", "fast", "deep"):
+        for track in (t for t in TRACKS if t != "report"):  # report is found by pattern, not by example
             scores = sorted((float(s) for (t, _), s in zip(self.examples, sims, strict=True) if t == track), reverse=True)
             mean = sum(scores[:2]) / max(len(scores[:2]), 1)
             if mean > best[1]:

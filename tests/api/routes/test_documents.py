@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 from app.api import create_app
 from app.api.config import ApiSettings
 from app.api.jobs import upload_dir
+from app.container import Container
 from app.db.models import IngestJob, Report
 from app.keys import create_key, verify_key
-from app.services import Services
 from app.settings import Settings
 from tests.api.utils import count
 from tests.conftest import EMBED_CACHE, SAMPLES
@@ -21,7 +21,7 @@ from tests.conftest import EMBED_CACHE, SAMPLES
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    services = Services(Settings(data_dir=tmp_path_factory.mktemp("upload-store"), embedding_cache_path=EMBED_CACHE))
+    services = Container(Settings(data_dir=tmp_path_factory.mktemp("upload-store"), embedding_cache_path=EMBED_CACHE))
     yield services
     services.close()
 

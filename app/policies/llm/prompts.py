@@ -20,17 +20,7 @@ from typing import Any
 
 from graph.ports import Turn
 from graph.state import Doc
-
-DISPOSITIONS = ("주의", "통보", "시정", "징계", "개선", "권고", "변상", "고발")
-SECTIONS = {
-    "criteria": "관계법령·판단기준",
-    "problems": "문제점",
-    "opinion": "감사의견",
-    "actions": "조치할 사항",
-    "overview": "개요",
-}
-REPORT_FIELDS = ("institution", "period", "findings", "criteria", "actions")
-RELAXABLE_FILTERS = ("institutions", "years", "dispositions", "sections")
+from graph.vocab import DISPOSITIONS, RELAXABLE_FILTERS, REPORT_FIELDS, SECTION_KINDS, section_label
 
 COMMON = (
     "You assist Korean public-sector auditors (감사원 감사보고서, 지적사항, 처분요구). "
@@ -212,7 +202,8 @@ def format_passages(docs: Sequence[Doc], max_chars: int = 1200) -> str:
         return NONE
     out = []
     for n, d in enumerate(docs, start=1):
-        section = SECTIONS.get(d.get("section") or "", d.get("heading") or d.get("section") or "")
+        kind = d.get("section") or ""
+        section = section_label(kind) if kind in SECTION_KINDS else d.get("heading") or kind
         where = " > ".join(p for p in (d.get("report_title"), d.get("finding_title"), section) if p)
         text = d.get("text") or ""
         if len(text) > max_chars:

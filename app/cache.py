@@ -1,12 +1,14 @@
-"""A small thread-safe LRU for repeated searches (query embeddings have their own LRU in
-``CachedEmbedder``). Keys include the index version, so a new ingest never serves stale hits."""
+"""The one in-memory cache helper: a thread-safe LRU (``cachetools.LRUCache`` behind a lock)
+with hit counts. Used for repeated searches (keys include the index version, so a new ingest
+never serves stale hits) and for query embeddings."""
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
+
+import cachetools
 
 V = TypeVar("V")
 
@@ -16,26 +18,23 @@ class LRUCache(Generic[V]):
         self.maxsize = maxsize
         self.hits = 0
         self.misses = 0
-        self._data: OrderedDict[Hashable, V] = OrderedDict()
+        self._data: cachetools.LRUCache[Hashable, V] = cachetools.LRUCache(max(maxsize, 1))
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> V | None:
         with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
+            value = self._data.get(key)
+            if value is None:
+                self.misses += 1
+            else:
                 self.hits += 1
-                return self._data[key]
-            self.misses += 1
-            return None
+            return value
 
     def put(self, key: Hashable, value: V) -> None:
         if self.maxsize <= 0:
             return
         with self._lock:
             self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:

@@ -1,4 +1,4 @@
-from app.retrieval.cache import LRUCache
+from app.cache import LRUCache
 
 
 def test_lru_evicts_the_least_recently_used_and_counts():

@@ -1,4 +1,5 @@
-"""The services a graph and the surfaces are given, built once from Settings.
+"""The container: every store, retriever and policy, built once from Settings, for the graph's
+tools and the surfaces (API, CLI, evaluation).
 
 Heavy parts (embedding model, Milvus) are created on first use, so commands that need only
 SQL (``aura findings``) start fast and never open the Milvus Lite directory.
@@ -6,21 +7,32 @@ SQL (``aura findings``) start fast and never open the Milvus Lite directory.
 
 from __future__ import annotations
 
+import time
 from functools import cached_property
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.models import Finding, Report
 from app.db.session import make_engine, make_session_factory
-from app.embeddings.base import Embedder, make_embedder
+from app.embeddings import Embedder, make_embedder
 from app.ingest.pipeline import Ingestor
+from app.policies.fallback import FallbackPolicies
+from app.policies.offline import OfflinePolicies
+from app.policies.offline.fields import Catalog
+from app.policies.offline.rewriter import Glossary
 from app.retrieval.corpus import SqlCorpus
+from app.retrieval.dense import DenseRetriever
 from app.retrieval.hybrid import HybridRetriever
+from app.retrieval.rerank import make_reranker
 from app.retrieval.sop import SopRetriever
 from app.settings import Settings
+from app.sql import ReadOnlySql
+from app.text.korean import get_kiwi
 from app.vectorstore.milvus import MilvusVectorStore
 
 
-class Services:
+class Container:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.settings.ensure_dirs()
@@ -47,24 +59,15 @@ class Services:
         return Ingestor(self.sessions, self.embedder, self.vectors, s.chunk_chars, s.chunk_overlap)
 
     @cached_property
-    def sql(self):  # noqa: ANN201 - app.sql.ReadOnlySql
-        from app.sql import ReadOnlySql
-
+    def sql(self) -> ReadOnlySql:
         return ReadOnlySql(self.settings.resolved_database_url)
 
     @cached_property
-    def glossary(self):  # noqa: ANN201 - app.policies.offline.rewriter.Glossary
-        from app.policies.offline.rewriter import Glossary
-
+    def glossary(self) -> Glossary:
         return Glossary.load(self.settings.sop_dir / "glossary.tsv")
 
-    def catalog(self):  # noqa: ANN201 - app.policies.offline.fields.Catalog
+    def catalog(self) -> Catalog:
         """Institution names in the store; rebuilt when the findings change."""
-        from sqlalchemy import func, select
-
-        from app.db.models import Finding, Report
-        from app.policies.offline.fields import Catalog
-
         with self.sessions() as s:
             version = (s.scalar(select(func.count()).select_from(Finding)), s.scalar(select(func.max(Report.ingested_at))))
             cached = self.__dict__.get("_catalog")
@@ -80,11 +83,8 @@ class Services:
         return catalog
 
     @cached_property
-    def policies(self):  # noqa: ANN201 - graph.ports.Policies
+    def policies(self) -> FallbackPolicies:
         """Offline policies, with the configured LLM in front of them (AURA_LLM_PROVIDER)."""
-        from app.policies.fallback import FallbackPolicies
-        from app.policies.offline import OfflinePolicies
-
         return FallbackPolicies.from_settings(self.settings, OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf))
 
     @cached_property
@@ -95,9 +95,6 @@ class Services:
     @cached_property
     def retriever(self) -> HybridRetriever:
         """Dense (Milvus) + lexical (Kiwi BM25) search over ingested reports, fused."""
-        from app.retrieval.dense import DenseRetriever
-        from app.retrieval.rerank import make_reranker
-
         return HybridRetriever(
             DenseRetriever(self.embedder, self.vectors), self.corpus, self.corpus, reranker=make_reranker()
         )
@@ -110,10 +107,6 @@ class Services:
     def warm_up(self) -> dict[str, float]:
         """Pay at start-up what the first request would pay otherwise: the embedder, Kiwi,
         Milvus, the lexical and SOP indexes and the policies. Returns seconds per part."""
-        import time
-
-        from app.text.korean import get_kiwi
-
         timings: dict[str, float] = {}
         for name, step in (
             ("embedder", lambda: self.embedder.embed_queries(["감사"])),

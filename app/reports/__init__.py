@@ -1,0 +1,1 @@
+"""Audit report drafts built from stored findings."""
