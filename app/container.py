@@ -7,13 +7,15 @@ SQL (``aura findings``) start fast and never open the Milvus Lite directory.
 
 from __future__ import annotations
 
+import re
 import time
+from dataclasses import dataclass
 from functools import cached_property
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Finding, Report
+from app.db.models import Chunk, Finding, Report
 from app.db.session import make_engine, make_session_factory
 from app.embeddings import Embedder, make_embedder
 from app.ingest.pipeline import Ingestor
@@ -23,6 +25,8 @@ from app.policies.offline.fields import Catalog
 from app.policies.offline.rewriter import Glossary
 from app.retrieval.corpus import SqlCorpus
 from app.retrieval.dense import DenseRetriever
+from app.retrieval.finding_rank import FindingRanker
+from app.retrieval.findings import FindingIndex
 from app.retrieval.hybrid import HybridRetriever
 from app.retrieval.rerank import make_reranker
 from app.retrieval.sop import SopRetriever
@@ -30,6 +34,14 @@ from app.settings import Settings
 from app.sql import ReadOnlySql
 from app.text.korean import get_kiwi
 from app.vectorstore.milvus import MilvusVectorStore
+
+
+@dataclass(frozen=True)
+class StoreScope:
+    years: frozenset[int]
+    """Years of the ingested reports."""
+    text: str
+    """Every chunk's text and every report title, whitespace removed (for 'is this name anywhere')."""
 
 
 class Container:
@@ -98,6 +110,24 @@ class Container:
         return HybridRetriever(
             DenseRetriever(self.embedder, self.vectors), self.corpus, self.corpus, reranker=make_reranker()
         )
+
+    def scope(self) -> StoreScope:
+        """What the store covers (report years, every word the reports use); rebuilt when it changes."""
+        version = self.corpus.current_version()
+        cached = self.__dict__.get("_scope")
+        if cached and cached[0] == version:
+            return cached[1]
+        with self.sessions() as s:
+            years = {y for (y,) in s.execute(select(Report.year)) if y}
+            texts = [t for (t,) in s.execute(select(Chunk.text))] + [t for (t,) in s.execute(select(Report.title))]
+        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join(texts)))
+        self.__dict__["_scope"] = (version, scope)
+        return scope
+
+    @cached_property
+    def finding_ranker(self) -> FindingRanker:
+        """Findings ranked as units (profiles, hubness, key-term coverage) over the chunk search."""
+        return FindingRanker(FindingIndex(self.sessions, self.embedder, self.corpus.current_version), self.embedder)
 
     @cached_property
     def sop_retriever(self) -> SopRetriever:

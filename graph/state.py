@@ -11,7 +11,7 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from graph.vocab import Mode, Track
+from graph.vocab import Coverage, Mode, Track
 
 
 class Doc(TypedDict):
@@ -32,6 +32,10 @@ class Doc(TypedDict):
     score: float
     dense_score: NotRequired[float | None]
     lexical_score: NotRequired[float | None]
+    finding_score: NotRequired[float | None]
+    """The retriever's probability that this chunk's finding answers the question."""
+    signals: NotRequired[dict[str, float]]
+    """The retriever's relevance features for the chunk's finding (offline grading reads them)."""
     relevance: NotRequired[float]
     """Set by grade_documents: the grader's relevance score in [0, 1]."""
 
@@ -72,6 +76,9 @@ class AuraState(InputState, total=False):
     """Fast track: answerable with SQL over the findings table (count, list, group, top-N)."""
     filters: dict[str, Any]
     """SearchFilters as a dict (institutions, year range, dispositions, sections ...)."""
+    scope_gaps: list[str]
+    """What the question names that the store does not cover (years, organisations): the turn
+    declines, listing the nearest findings only as references."""
     query: str
     """The current search query (the question, or its latest rewrite)."""
     rewrites: list[str]
@@ -82,6 +89,13 @@ class AuraState(InputState, total=False):
     regeneration_count: int
     documents: list[Doc]
     """Evidence for this turn (after grading: the relevant ones)."""
+    set_aside: list[Doc]
+    """The best passages grading rejected (one per finding): shown only as references, never
+    as the answer's evidence, when the turn declines."""
+    coverage: Coverage | None
+    """How far the reports answer the question: 'full', 'partial' (the answer misses part of
+    what was asked) or 'none' (nothing in the reports answers it; the turn declined). None on
+    the chat and report tracks."""
     retained_documents: list[Doc]
     """Evidence kept across turns so follow-ups can resolve references."""
     sop: list[dict[str, Any]]

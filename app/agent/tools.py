@@ -3,6 +3,7 @@ retrievers and policies. The one place graph requests become searches, SQL and O
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import select
@@ -10,12 +11,20 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
+from app.policies.offline.intent import named_organisations
+from app.policies.offline.lexicon import key_terms, squash
 from app.reports.draft import draft_report
+from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
+from app.retrieval.finding_rank import MAX_FINDINGS, evidence_for
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
 from graph.vocab import SECTION_KINDS
+
+_MONEY = re.compile(r"[\d천만억]\s*원$")
+CANDIDATES = 20
+"""Chunks the hybrid search returns before findings are ranked."""
 
 
 class AgentTools:
@@ -25,12 +34,46 @@ class AgentTools:
 
     # -- retrieval -------------------------------------------------------------------------------
     def search(self, query: str, k: int, filters: dict[str, Any]) -> list[Doc]:
-        hits = self.container.retriever.search(query, k=k, filters=SearchFilters(**filters))
-        return [h.model_dump() for h in hits]
+        return self.search_many([query], k, filters)
 
     def search_many(self, queries: list[str], k: int, filters: dict[str, Any]) -> list[Doc]:
-        hits = self.container.retriever.search_many(queries, k=k, filters=SearchFilters(**filters))
-        return [h.model_dump() for h in hits]
+        """Hybrid chunk search (``CANDIDATES`` deep), then findings ranked as units: the chunks
+        of the best findings, best first, with their finding's score; then at most two
+        report-level passages (overview, no finding) among the first ``k`` hits."""
+        sf = SearchFilters(**filters)
+        depth = max(k, CANDIDATES)
+        if len(queries) == 1:
+            hits = self.container.retriever.search(queries[0], k=depth, filters=sf)
+        else:
+            hits = self.container.retriever.search_many(queries, k=depth, filters=sf)
+        query = queries[-1]
+        ranked = self.container.finding_ranker.rank(query, key_terms(query), hits, sf)
+        retrieved = {h.finding_id for h in hits}
+        missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
+        extra: dict[str, list[Evidence]] = {}
+        for d in self.finding_docs(missing, ["problems", "overview"]) if missing else []:
+            extra.setdefault(d["finding_id"], []).append(Evidence(**{**d, "score": 0.0}))
+        docs = evidence_for(ranked, hits, extra)
+        report_level = [h for h in hits[:k] if not h.finding_id][:2]
+        return [d.model_dump() for d in [*docs, *report_level]]
+
+    def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
+        """What the question asks about that the ingested reports do not cover: report years
+        outside the store's, organisations named in the question that no report mentions."""
+        scope = self.container.scope()
+        gaps: list[str] = []
+        y0, y1 = filters.get("year_from"), filters.get("year_to")
+        if (y0 or y1) and not any((y0 or 0) <= y <= (y1 or 9999) for y in scope.years):
+            gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
+        known = {squash(n) for n in filters.get("institutions") or []}
+        for name in named_organisations(question):
+            flat = squash(name)
+            if flat in known or flat in scope.text or _MONEY.search(name):
+                continue
+            if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):
+                continue  # '곡성군의회' is the council of a held institution
+            gaps.append(name)
+        return gaps
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         return [

@@ -28,3 +28,7 @@ class Evidence(BaseModel):
     lexical_score: float | None = None
     score: float = 0.0
     """The fused score used for the final order (higher is better)."""
+    finding_score: float | None = None
+    """The probability that this chunk's finding answers the question (``finding_rank``)."""
+    signals: dict[str, float] = Field(default_factory=dict)
+    """The features behind ``finding_score``, plus the question-level ``absent`` share."""

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
+from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, SECTION_HINTS, squash
 from graph.schemas import FieldSelection
 
@@ -29,7 +30,8 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
 }
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
-_YEAR = re.compile(r"(20\d\d)\s*년?")
+_YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
+"""A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
 _YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
@@ -91,8 +93,12 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
     return None, None
 
 
+_NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령")
+"""Words that contain a disposition's name without being one (an agency's 시정명령 to a firm)."""
+
+
 def dispositions(text: str) -> list[str]:
-    low = text.lower()
+    low = _NOT_DISPOSITION.sub(" ", text.lower())
     return [d for d, words in DISPOSITION_WORDS.items() if any(w.lower() in low for w in words)]
 
 
@@ -142,7 +148,7 @@ def select_fields(
         dispositions=dispositions(question) or list(hints.get("dispositions") or []),
         sections=sections(question),
         report_ids=report_ids,
-        search_query=question,
+        search_query=pattern(question),
     )
     named = [k for k, v in fields.model_dump(exclude={"reasoning", "search_query"}).items() if v]
     fields.reasoning = "; ".join([f"from the question: {', '.join(named) or 'no filters'}", *why])

@@ -1,41 +1,78 @@
-"""Offline CRAG grading: a passage is relevant when it shares enough of the question's key
-terms, or when the dense retriever found it very similar, or when the user pointed at it.
+"""Offline CRAG grading at the level of findings, with abstention.
 
-Relevance = max(term coverage, dense similarity rescaled). Thresholds were chosen on the
-audit-report question set (data/eval); see tests/policies for the behaviour they encode.
+The retriever (``app/retrieval/finding_rank.py``) ranks findings as units and gives each chunk its
+finding's probability of answering the question (``finding_score``) and the features behind it
+(``signals``). Grading then decides two things, both with models fitted on the dev split of
+``data/eval/answers`` by ``scripts/fit_relevance.py`` (not hand-picked):
+
+1. Does anything in the reports answer the question? ``ANSWERABLE_MODEL`` reads the best
+   finding's probability, its key-term coverage (profile and whole finding), how much of the
+   question no finding mentions at all (``absent``), its hubness-corrected cosine (CSLS) and the
+   question's language; below ``ANSWERABLE_MIN`` nothing is relevant and, after the capped
+   rewrites, the turn abstains.
+2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``.
+
+Chunks without a finding score (the user pointed at a finding, or a report-level passage) keep
+the lexical/dense rule: key-term coverage or a very high dense cosine.
 """
 
 from __future__ import annotations
 
 from app.policies.offline.lexicon import coverage, key_terms
+from app.retrieval.finding_rank import LogisticModel
 from graph.schemas import DocumentGrade, GradeBatch
 from graph.state import Doc
+from graph.vocab import language
+
+ANSWERABLE_FEATURES = ("finding_score", "lex_body", "lex_full", "absent", "csls", "english")
+# Fitted by scripts/fit_relevance.py on the dev split (see BENCHMARKS.md, "Relevance models").
+ANSWERABLE_MODEL = LogisticModel(bias=38.6265, weights=(-43.6489, 6.3926, 4.3639, 1.2643, 15.2659, 4.1456))
+ANSWERABLE_MIN = 0.2797
+"""Dev: abstention F1 0.78 at 3% false abstentions (5-fold CV 0.61); test: 6 of 11 declined, 3 of 43
+false (questions the scope rules do not decide)."""
+KEEP_MIN = 0.98
+"""A finding after the best one is kept when its probability reaches this."""
 
 COVERAGE_MIN = 0.34
-"""Share of the question's key terms a passage (with its heading) must contain."""
+"""Unscored passages: share of the question's key terms a passage (with its heading) must contain."""
 DENSE_FLOOR, DENSE_FULL = 0.80, 0.90
-"""e5 cosine similarities: below the floor counts 0, at 'full' counts 1."""
-RELEVANT_MIN = 0.34
+"""Unscored passages: e5 cosines below the floor count 0, at 'full' count 1."""
+
+
+def answerable_probability(question: str, best: Doc) -> float:
+    s = best.get("signals") or {}
+    x = (float(best.get("finding_score") or 0.0), s.get("lex_body", 0.0), s.get("lex_full", 0.0), s.get("absent", 0.0),
+         s.get("csls", 0.0), 1.0 if language(question) == "en" else 0.0)
+    return ANSWERABLE_MODEL.probability(x)
+
+
+def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
+    if d.get("score", 0.0) >= 1.0 and d.get("dense_score") is None and d.get("lexical_score") is None:
+        return True, 1.0, "the user referred to this finding"
+    cov = coverage(question_terms, key_terms(f"{d.get('heading', '')}\n{d['text']}"))
+    dense = d.get("dense_score") or 0.0
+    dense_part = min(1.0, max(0.0, (dense - DENSE_FLOOR) / (DENSE_FULL - DENSE_FLOOR)))
+    score = max(cov, dense_part)
+    return score >= COVERAGE_MIN, round(score, 3), f"key-term coverage {cov:.2f}, dense {dense:.2f}"
 
 
 def grade(question: str, docs: list[Doc]) -> GradeBatch:
+    scored = [d for d in docs if d.get("finding_score") is not None]
+    best = max(scored, key=lambda d: d["finding_score"], default=None)
+    answerable = answerable_probability(question, best) if best is not None else 0.0
+    if best is not None and (best.get("signals") or {}).get("scoped"):
+        answerable = 1.0  # an institution or report the store holds was named: list what it has
+    kept_findings: set[str] = set()
+    if best is not None and answerable >= ANSWERABLE_MIN:
+        kept_findings = {best["finding_id"]} | {d["finding_id"] for d in scored if d["finding_score"] >= KEEP_MIN}
     q_terms = key_terms(question)
     grades = []
     for i, d in enumerate(docs, start=1):
-        if d.get("score", 0.0) >= 1.0 and d.get("dense_score") is None and d.get("lexical_score") is None:
-            grades.append(DocumentGrade(reasoning="the user referred to this finding", index=i, relevant=True, score=1.0))
-            continue
-        cov = coverage(q_terms, key_terms(f"{d.get('heading', '')}\n{d['text']}"))
-        dense = d.get("dense_score") or 0.0
-        dense_part = min(1.0, max(0.0, (dense - DENSE_FLOOR) / (DENSE_FULL - DENSE_FLOOR)))
-        score = max(cov, dense_part)
-        relevant = score >= RELEVANT_MIN and (cov >= COVERAGE_MIN or dense_part >= RELEVANT_MIN)
-        grades.append(
-            DocumentGrade(
-                reasoning=f"key-term coverage {cov:.2f}, dense {dense:.2f}",
-                index=i,
-                relevant=relevant,
-                score=round(score, 3),
-            )
-        )
+        if d.get("finding_score") is None:
+            relevant, score, why = _unscored(q_terms, d)
+            relevant = relevant and (bool(kept_findings) or not scored)
+        else:
+            relevant, score = d["finding_id"] in kept_findings, float(d["finding_score"])
+            why = f"finding relevance {score:.2f}; the question is answerable with p={answerable:.2f}"
+        grades.append(DocumentGrade(reasoning=why, index=i, relevant=relevant, score=round(min(1.0, max(0.0, score)), 3)))
     return GradeBatch(grades=grades)

@@ -1,0 +1,110 @@
+"""Offline question understanding for the deep track: what kind of question it is, which facets
+of a finding it asks for, the problem pattern to search with, and institutions it names that the
+store does not hold.
+
+Auditors describe a problem pattern in their own words and wrap it in a request form ("…한 사례
+찾아줘", "어떤 처분이 적절해?", "요약해줘"); the request form and the scope (institution, years,
+dispositions) are not the pattern and only add noise to a search, so they are cut off here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.text.korean import get_kiwi
+from graph.vocab import DISPOSITIONS
+
+_DISPOSITION_WORDS = "|".join(DISPOSITIONS)
+
+_KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("summary", re.compile(r"요약|정리해|간추|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
+    ("legal_basis", re.compile(
+        r"법\s*조항|조항|근거\s*(?:규정|법|법령|조문)|법적\s*근거|법령|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
+        r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|which law|what law|statute|article|regulation", re.I)),
+    ("disposition", re.compile(
+        r"처분(?:은|이|을|는)?\s*(?:어떻게|어떤|뭐|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었)|처분은\s*\?|"
+        r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"
+        r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
+        r"how\s+severe|level of (?:disposition|sanction)", re.I)),
+    ("actions", re.compile(
+        r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시)|요구한\s*(?:사례|건)|(?:" + _DISPOSITION_WORDS + r")\s*"
+        r"(?:요구|명령|처분)?(?:가|이)?\s*(?:나온|내려진|받은)|조치\s*요구\s*사례|어떤\s*조치를\s*요구|무슨\s*조치를\s*요구|"
+        r"cases where .*(?:required|ordered|demanded)|(?:required|ordered|demanded)\s+to", re.I)),
+    ("institution", re.compile(
+        r"(?:정기감사|감사|감사결과|감사\s*결과)(?:에서|의)?\s*(?:지적된|지적\s*사항|나온|결과)|지적사항\s*(?:목록|알려|보여)|"
+        r"무엇이\s*지적|뭐가\s*지적|what did .* audit find|findings (?:of|for|at)", re.I)),
+)
+
+FACETS: dict[str, re.Pattern[str]] = {
+    "problems": re.compile(r"무슨\s*문제|어떤\s*문제|문제점|뭐가\s*문제|what went wrong|what was wrong|problem", re.I),
+    "criteria": re.compile(r"법|조항|규정|근거|기준|law|article|regulation|rule", re.I),
+    "opinion": re.compile(r"기관\s*의견|관계기관|해명|반론|입장|agency(?:'s)? (?:response|opinion)|respond", re.I),
+    "actions": re.compile(r"조치|요구|하라고|" + _DISPOSITION_WORDS + r"|remed|required|demand|action", re.I),
+    "disposition": re.compile(r"처분|" + _DISPOSITION_WORDS + r"|disposition|sanction|discipline", re.I),
+    "amount": re.compile(r"금액|얼마|액수|원\s*규모|손실|how much|amount", re.I),
+}
+
+_REQUEST_FORM = re.compile(
+    r"(?:(?:비슷한|유사한|같은|관련(?:된)?)\s*)?(?:감사\s*)?(?:사례|경우|건|케이스)(?:가|를|는|들)?\s*"
+    r"(?:있(?:어|나요|습니까|을까|는지)|찾아\s*(?:줘|주세요|줄래)|알려\s*(?:줘|주세요|줄래)|보여\s*(?:줘|주세요)|좀)?|"
+    r"(?:어떤|무슨)\s*(?:처분|조치)(?:이|가|을|를)?\s*(?:적절(?:할까|해|한지|합니까)?|내려졌|나왔|요구했)\S*|"
+    r"(?:알려|찾아|보여|정리해|요약해|설명해)\s*(?:줘|주세요|줄래|줄\s*수\s*있어)\S*|"
+    r"\?|？|(?:please|can you|could you|tell me|show me|find|are there|is there|any)\b",
+    re.I,
+)
+
+_ORG_SUFFIX = re.compile(
+    r"([가-힣]{2,}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|"
+    r"진흥원|연구원|연구소|센터|협회|조합|은행|대학교|병원|교육청|의회))(?=$|[^가-힣]|[은는이가을를의에와과도])"
+)
+_GENERIC_ORGS = frozenset(
+    "지자체 지방자치단체 공공기관 기관 중앙부처 부처 소관부처 시군 시군구 시도 광역시 특별시 자치구 기초자치단체 광역자치단체 "
+    "감사원 관계기관 소속기관 산하기관 위탁기관 수탁기관 발주기관 공기업 준정부기관 본부 지방정부 정부 해당기관 해당부처 "
+    "같은기관 다른기관 각부처 교육청 의회 지방의회 구청 시청 군청 도청 위원회 연구원 공단 공사 재단 센터 협회 조합 은행 병원".split()
+)
+
+
+@dataclass(frozen=True)
+class Intent:
+    kind: str
+    facets: tuple[str, ...]
+    pattern: str
+    """The question without its request form: what to search for."""
+
+
+def question_kind(text: str) -> str:
+    for kind, rule in _KIND_RULES:
+        if rule.search(text):
+            return kind
+    return "similar_cases"
+
+
+def facets(text: str) -> tuple[str, ...]:
+    return tuple(name for name, rule in FACETS.items() if rule.search(text))
+
+
+def pattern(text: str) -> str:
+    """The problem pattern: the question with its request form removed (never empty)."""
+    cut = _REQUEST_FORM.sub(" ", text)
+    cut = re.sub(r"\s+", " ", cut).strip(" ,.")
+    return cut if len(cut) >= 4 else text.strip()
+
+
+def understand(text: str) -> Intent:
+    return Intent(question_kind(text), facets(text), pattern(text))
+
+
+def named_organisations(text: str) -> list[str]:
+    """Organisation-like names in the question (…시, …군, …부, …공사, …위원회), generic words
+    such as 지자체 or 관계기관 excluded. Kiwi's proper-noun tags confirm the shorter ones."""
+    out: list[str] = []
+    for m in _ORG_SUFFIX.finditer(text):
+        name = m.group(1)
+        if name in _GENERIC_ORGS or any(name.endswith(g) and len(name) - len(g) < 2 for g in ("기관", "부처")):
+            continue
+        if len(name) <= 3 and not any(t.tag == "NNP" for t in get_kiwi().tokenize(name)):
+            continue
+        if name not in out:
+            out.append(name)
+    return out

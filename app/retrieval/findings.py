@@ -1,0 +1,160 @@
+"""Findings as retrieval units. A chunk is a window of text; what an auditor asks about is a
+finding: its title (the problem in one line), what went wrong, and what was demanded. This index
+holds one profile per finding (title + the opening of 문제점 + the opening of 조치할 사항) with a
+dense vector, its title vector and its key terms, and scores every finding against a question:
+
+- ``cos_profile`` / ``cos_title``: e5 cosine of the question with the profile / the title;
+- ``hub``: the finding's mean cosine with the other findings' titles (its "hubness"): a profile
+  written in generic audit vocabulary is close to every question (CSLS, Conneau et al. 2018),
+  so relevance uses ``cos_profile - hub``;
+- ``lex_title`` / ``lex_body`` / ``lex_full``: share of the question's key terms (IDF-weighted)
+  found in the title / the profile / anything the finding says (all its chunks' stored BM25
+  terms);
+- ``absent`` (per question, not per finding): the share of its key terms no finding uses at all:
+  a question about a topic the reports never mention scores high.
+
+The relevance model that combines these (and the chunk-level evidence) is in
+``app/policies/offline/relevance.py``. Profiles are rebuilt when the store changes (the corpus
+version); vectors come from the passage cache, so a rebuild embeds only new findings.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from app.db.models import Chunk, Finding
+from app.embeddings.interface import Embedder
+from app.text.korean import join_broken_lines, morphemes_batch
+
+PROFILE_CHARS = 400
+"""Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
+HUB_NEIGHBOURS = 10
+
+
+@dataclass(frozen=True)
+class FindingProfile:
+    id: str
+    report_id: str
+    title: str
+    institutions: tuple[str, ...]
+    dispositions: tuple[str, ...]
+    year: int | None
+    text: str
+    title_terms: frozenset[str]
+    terms: frozenset[str]
+    full_terms: frozenset[str]
+
+
+@dataclass(frozen=True)
+class FindingScore:
+    finding_id: str
+    cos_profile: float
+    cos_title: float
+    hub: float
+    lex_title: float
+    lex_body: float
+    lex_full: float
+
+
+def profile_text(f: Finding) -> str:
+    parts = [f.title, join_broken_lines(f.problems)[:PROFILE_CHARS], join_broken_lines(f.actions)[:PROFILE_CHARS]]
+    return "\n".join(p for p in parts if p)
+
+
+class FindingIndex:
+    def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, version: Callable[[], object]) -> None:
+        self._sessions, self._embedder, self._version = sessions, embedder, version
+        self._lock = threading.Lock()
+        self._built_for: object = None
+        self.profiles: list[FindingProfile] = []
+        self._vectors = np.zeros((0, embedder.dim), np.float32)
+        self._title_vectors = np.zeros((0, embedder.dim), np.float32)
+        self._hub = np.zeros(0, np.float32)
+        self._df: dict[str, int] = {}
+
+    def _ensure(self) -> None:
+        version = self._version()
+        if version == self._built_for:
+            return
+        with self._lock:
+            if version == self._built_for:
+                return
+            with self._sessions() as s:
+                rows = s.scalars(select(Finding).options(selectinload(Finding.dispositions), selectinload(Finding.report))).all()
+                texts = [profile_text(f) for f in rows]
+                metas = [
+                    (f.id, f.report_id, f.title, tuple(i for i in dict.fromkeys([f.responsible_org or "", *(f.action_orgs or "").split(", "), *f.report.institutions]) if i),
+                     tuple(f.disposition_list), f.year)
+                    for f in rows
+                ]
+                full: dict[str, set[str]] = {}
+                for fid, lexical in s.execute(select(Chunk.finding_id, Chunk.lexical).where(Chunk.finding_id.isnot(None))):
+                    full.setdefault(fid, set()).update((lexical or "").split())
+            token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
+            title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
+            self.profiles = [
+                FindingProfile(m[0], m[1], m[2], m[3], m[4], m[5], t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
+                for m, t, tt, tok in zip(metas, texts, title_tokens, token_lists, strict=True)
+            ]
+            df: dict[str, int] = {}
+            for p in self.profiles:
+                for term in p.full_terms:
+                    df[term] = df.get(term, 0) + 1
+            self._df = df
+            if rows:
+                self._vectors = self._embedder.embed_passages(texts)
+                self._title_vectors = self._embedder.embed_passages([p.title for p in self.profiles])
+                title_queries = self._embedder.embed_queries([p.title for p in self.profiles])
+                sims = self._vectors @ title_queries.T
+                np.fill_diagonal(sims, -1.0)
+                k = min(HUB_NEIGHBOURS, max(1, len(rows) - 1))
+                self._hub = np.sort(sims, axis=1)[:, -k:].mean(axis=1)
+            self._built_for = version
+
+    def idf(self, term: str) -> float:
+        n = len(self.profiles)
+        return math.log(1 + (n - self._df.get(term, 0) + 0.5) / (self._df.get(term, 0) + 0.5))
+
+    def _weights(self, query_terms: Iterable[str]) -> dict[str, float]:
+        return {t: self.idf(t) for t in query_terms if len(t) > 1 or t.isdigit()}
+
+    def absent(self, query_terms: Iterable[str]) -> float:
+        """IDF-weighted share of the question's key terms that no finding uses."""
+        self._ensure()
+        weights = self._weights(query_terms)
+        total = sum(weights.values())
+        return sum(w for t, w in weights.items() if not self._df.get(t)) / total if total else 0.0
+
+    def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
+        """Every finding (or those in ``allowed``) scored against the question."""
+        self._ensure()
+        if not self.profiles:
+            return []
+        weights = self._weights(query_terms)
+        total = sum(weights.values()) or 1.0
+        cos_p = self._vectors @ query_vector
+        cos_t = self._title_vectors @ query_vector
+        out = []
+        for i, p in enumerate(self.profiles):
+            if allowed is not None and p.id not in allowed:
+                continue
+            lex_t = sum(w for t, w in weights.items() if t in p.title_terms) / total
+            lex_b = sum(w for t, w in weights.items() if t in p.terms) / total
+            lex_f = sum(w for t, w in weights.items() if t in p.full_terms) / total
+            out.append(FindingScore(p.id, float(cos_p[i]), float(cos_t[i]), float(self._hub[i]), lex_t, lex_b, lex_f))
+        return out
+
+    def all_profiles(self) -> list[FindingProfile]:
+        self._ensure()
+        return self.profiles
+
+    def profile(self, finding_id: str) -> FindingProfile | None:
+        self._ensure()
+        return next((p for p in self.profiles if p.id == finding_id), None)
