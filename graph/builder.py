@@ -10,6 +10,7 @@ from graph.context import RunContext
 from graph.nodes import (
     analyze,
     chat,
+    expand_evidence,
     grade_documents,
     manage_report,
     retrieve,
@@ -36,7 +37,7 @@ from graph.state import AuraState, InputState
 def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     g = StateGraph(AuraState, context_schema=RunContext, input_schema=InputState)
     for module in (route, chat, retrieve_sql, select_fields, retrieve, grade_documents, rewrite_query,
-                   retrieve_sop, analyze, verify_answer, manage_report, summarize):
+                   expand_evidence, retrieve_sop, analyze, verify_answer, manage_report, summarize):
         name = module.__name__.rsplit(".", 1)[-1]
         g.add_node(name, module.build(services))
 
@@ -48,6 +49,7 @@ def build_graph(services: GraphServices, checkpointer: BaseCheckpointSaver | Non
     g.add_conditional_edges("retrieve", route_after_retrieve)
     g.add_conditional_edges("grade_documents", route_after_grade)
     g.add_edge("rewrite_query", "retrieve")
+    g.add_edge("expand_evidence", "retrieve_sop")
     g.add_edge("retrieve_sop", "analyze")
     g.add_conditional_edges("analyze", route_after_analyze)
     g.add_conditional_edges("verify_answer", route_after_verify)

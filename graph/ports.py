@@ -63,6 +63,10 @@ class Policies(Protocol):
         self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
     ) -> Decided[AnalystAnswer]: ...
 
+    def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:
+        """The answer when the reports hold none: says so, names what was searched and the
+        ``gaps`` (what the store does not cover), lists ``nearest`` as references only."""
+
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]: ...
 
     def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]: ...
@@ -84,6 +88,10 @@ class GraphServices(Protocol):
 
     def search_many(self, queries: list[str], k: int, filters: dict[str, Any]) -> list[Doc]:
         """Several queries fused (multi-query)."""
+
+    def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
+        """What the question names that the store does not cover ('2019년', '한국도로공사'); empty
+        when the reports could hold an answer."""
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         """SOP clauses: {id, title, text, score}."""

@@ -45,14 +45,15 @@ def route_after_retrieve(state: AuraState) -> Literal["grade_documents", "analyz
     raise RoutingError(f"retrieve on track {track!r}")
 
 
-def route_after_grade(state: AuraState) -> Literal["retrieve_sop", "rewrite_query"]:
-    return "rewrite_query" if state.get("needs_rewrite") else "retrieve_sop"
+def route_after_grade(state: AuraState) -> Literal["expand_evidence", "rewrite_query"]:
+    return "rewrite_query" if state.get("needs_rewrite") else "expand_evidence"
 
 
 def route_after_analyze(state: AuraState) -> Literal["verify_answer", "summarize"]:
+    """Deep answers are verified; a declining answer (coverage 'none') claims nothing to verify."""
     track = state.get("track")
     if track == "deep":
-        return "verify_answer"
+        return "summarize" if state.get("coverage") == "none" else "verify_answer"
     if track == "fast":
         return "summarize"
     raise RoutingError(f"analyze on track {track!r}")

@@ -84,3 +84,8 @@ def language(text: str) -> str:
     hangul = sum("가" <= ch <= "힣" for ch in text)
     latin = sum(ch.isascii() and ch.isalpha() for ch in text)
     return "ko" if hangul >= latin / 3 else "en"
+
+
+Coverage = Literal["full", "partial", "none"]
+"""How far the ingested reports answer a question (graph state, API, CLI and UI)."""
+COVERAGES: tuple[Coverage, ...] = get_args(Coverage)

@@ -101,6 +101,9 @@ class FallbackPolicies:
     ) -> Decided[AnalystAnswer]:
         return self._decide("analyze", lambda p: p.analyze(question, docs, sop, sql, feedback, history))
 
+    def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:
+        return self._decide("decline", lambda p: p.decline(question, gaps, nearest))
+
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
         return self._decide("verify", lambda p: p.verify(question, answer, docs))
 

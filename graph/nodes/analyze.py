@@ -1,5 +1,8 @@
 """analyze: the audit analyst. Writes the answer from the evidence, SOP clauses and SQL rows,
-each sentence with [n] citations; on a regeneration it gets the verifier's feedback."""
+each sentence with [n] citations; on a regeneration it gets the verifier's feedback. With no
+evidence (nothing relevant after the capped rewrites, or a question about years or
+organisations the store does not cover) the turn declines: coverage 'none', the nearest
+findings set aside by grading cited as references only."""
 
 from __future__ import annotations
 
@@ -27,11 +30,27 @@ def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:
     return "\n\n".join(p for p in parts if p.strip())
 
 
+def locate(quote: str, text: str) -> list[int] | None:
+    """[start, end) of ``quote`` in ``text``, whitespace ignored (display quotes join words a
+    PDF line break split); None when it is not there."""
+    target = "".join(quote.split())
+    if not target:
+        return None
+    index = [i for i, ch in enumerate(text) if not ch.isspace()]
+    pos = "".join(text[i] for i in index).find(target)
+    if pos < 0:
+        return None
+    return [index[pos], index[pos + len(target) - 1] + 1]
+
+
 def citations(answer: AnalystAnswer, docs: list[Doc]) -> list[dict[str, Any]]:
+    """One entry per cited passage. A sentence's quote belongs to its first citation; a passage
+    first cited without a quote takes the quote of a later sentence that has one."""
     out: dict[int, dict[str, Any]] = {}
     for s in answer.sentences:
-        for n in s.citations:
-            if 0 < n <= len(docs) and n not in out:
+        for j, n in enumerate(s.citations):
+            quote = s.quote if j == 0 else ""
+            if 0 < n <= len(docs) and (n not in out or (quote and not out[n]["quote"])):
                 d = docs[n - 1]
                 out[n] = {
                     "n": n,
@@ -41,7 +60,8 @@ def citations(answer: AnalystAnswer, docs: list[Doc]) -> list[dict[str, Any]]:
                     "finding_id": d.get("finding_id"),
                     "section": d["section"],
                     "page": d["page"],
-                    "quote": s.quote,
+                    "quote": quote,
+                    "span": locate(quote, d["text"]),
                     "score": round(float(d.get("relevance", d.get("score", 0.0))), 4),
                 }
     return [out[n] for n in sorted(out)]
@@ -51,11 +71,19 @@ def build(services: GraphServices):
     @step("analyze")
     def analyze(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
+        sql = state.get("sql")
         feedback = state.get("feedback") or ""
         regenerations = (state.get("regeneration_count") or 0) + (1 if feedback else 0)
-        decided = services.policies.analyze(
-            state["question"], docs, state.get("sop") or [], state.get("sql"), feedback, history(state, runtime.context.history_turns)
-        )
+        gaps = state.get("scope_gaps") or []
+        if (not docs and sql is None) or (gaps and not _has_rows(sql)):
+            docs = state.get("set_aside") or _one_per_finding(docs)
+            decided = services.policies.decline(state["question"], gaps, docs)
+            coverage = "none"
+        else:
+            decided = services.policies.analyze(
+                state["question"], docs, state.get("sop") or [], sql, feedback, history(state, runtime.context.history_turns)
+            )
+            coverage = "full" if docs or _has_rows(sql) else "none"
         answer = decided.value
         cites = citations(answer, docs)
         if cites:
@@ -67,10 +95,28 @@ def build(services: GraphServices):
             "suggestions": list(answer.follow_up_questions),
             "regeneration_count": regenerations,
             "feedback": "",
+            "coverage": coverage,
         }
-        if docs:
+        if coverage == "none":
+            update["documents"] = docs  # the references the [n] markers point at
+        elif docs:
             update["retained_documents"] = docs
         what = f"regeneration {regenerations}: " if feedback else ""
-        return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited", decided)
+        return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited; coverage {coverage}", decided)
 
     return analyze
+
+
+def _has_rows(sql: dict[str, Any] | None) -> bool:
+    """SQL rows that answer: not an error, not empty, not a zero count."""
+    rows = (sql or {}).get("rows") or []
+    if not rows or (sql or {}).get("error"):
+        return False
+    return not (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None))
+
+
+def _one_per_finding(docs: list[Doc], n: int = 3) -> list[Doc]:
+    out: dict[str, Doc] = {}
+    for d in docs:
+        out.setdefault(d.get("finding_id") or d["chunk_id"], d)
+    return list(out.values())[:n]

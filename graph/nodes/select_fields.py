@@ -22,7 +22,9 @@ def build(services: GraphServices):
         fields = decided.value
         filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
         query = fields.search_query or state.get("query") or state["question"]
+        gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"
-        return {"filters": filters, "query": query}, StepInfo(f"filters: {shown}; query: {query}", decided)
+        outside = f"; not in the reports: {', '.join(gaps)}" if gaps else ""
+        return {"filters": filters, "query": query, "scope_gaps": gaps}, StepInfo(f"filters: {shown}; query: {query}{outside}", decided)
 
     return select_fields

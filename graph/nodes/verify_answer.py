@@ -46,6 +46,7 @@ def build(services: GraphServices):
                 notes.append(NOTES["unsupported"])
             if not v.useful:
                 notes.append(NOTES["not_useful"])
+                update["coverage"] = "partial"
             if notes:
                 text = text + "\n\n" + "\n".join(notes)
             update["answer"] = text

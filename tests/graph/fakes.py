@@ -76,6 +76,11 @@ class ScriptedPolicies:
             sentences = [s for s in sentences if s.text not in feedback]
         return self._d("analyze", AnalystAnswer(sentences=sentences))
 
+    def decline(self, question, gaps, nearest):
+        text = f"없음: {', '.join(gaps) or '일치하는 사례'}"
+        refs = [AnswerSentence(text=f"참고 [{i}]", citations=[i]) for i in range(1, len(nearest) + 1)]
+        return self._d("decline", AnalystAnswer(sentences=[AnswerSentence(text=text), *refs]))
+
     def verify(self, question, answer, docs):
         n = self.calls.count("verify")
         grounded = self.grounded[min(n, len(self.grounded) - 1)]
@@ -102,6 +107,8 @@ class FakeServices:
     searches: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     sql_queries: list[str] = field(default_factory=list)
     reject_sql: bool = False
+    gaps: list[str] = field(default_factory=list)
+    """What scope_gaps reports (the store lacks these years or organisations)."""
 
     def search(self, query, k, filters):
         self.searches.append((query, dict(filters)))
@@ -110,6 +117,9 @@ class FakeServices:
     def search_many(self, queries, k, filters):
         self.searches.append((" | ".join(queries), dict(filters)))
         return [dict(d) for d in self.docs[:k]]
+
+    def scope_gaps(self, question, filters):
+        return list(self.gaps)
 
     def search_sop(self, query, k):
         return [{"id": "SOP-CLS-01", "title": "주의 요구", "text": "주의는 ...", "score": 1.0}][:k]

@@ -58,11 +58,15 @@ def test_deep_happy_path():
     pol = ScriptedPolicies(track="deep")
     svc = FakeServices(pol)
     state, _ = run(svc, "가람시 계약 문제 분석해줘")
-    assert nodes(state) == ["route", "select_fields", "retrieve", "grade_documents", "retrieve_sop", "analyze", "verify_answer", "summarize"]
+    assert nodes(state) == ["route", "select_fields", "retrieve", "grade_documents", "expand_evidence", "retrieve_sop", "analyze",
+                            "verify_answer", "summarize"]
     assert state["verification"]["action"] == "finish" and state["verification"]["grounded"]
-    assert [c["n"] for c in state["citations"]] == [1, 2]
+    assert state["coverage"] == "full"
+    # each relevant finding is followed by its stored sections (the fake store: one criteria chunk)
+    assert [d["chunk_id"] for d in state["retained_documents"]] == ["c1", "c10", "c2", "c11"]
+    assert [c["n"] for c in state["citations"]] == [1, 2, 3, 4]
     assert state["citations"][0]["quote"] == svc.docs[0]["text"]
-    assert [d["chunk_id"] for d in state["retained_documents"]] == ["c1", "c2"]
+    assert state["citations"][0]["span"] == [0, len(svc.docs[0]["text"])]
     assert "[SOP-CLS-01]" in state["answer"]
 
 
@@ -73,11 +77,15 @@ def test_nothing_relevant_rewrites_until_the_cap_then_says_so():
     seq = nodes(state)
     assert seq.count("rewrite_query") == CTX.max_rewrites
     assert seq[:3] == ["route", "select_fields", "retrieve"]
-    assert seq[-4:] == ["retrieve_sop", "analyze", "verify_answer", "summarize"]
+    # nothing relevant after the capped rewrites: the turn declines, unverified (it claims nothing)
+    assert seq[-4:] == ["expand_evidence", "retrieve_sop", "analyze", "summarize"]
+    assert "decline" in pol.calls and "verify" not in pol.calls
     assert state["rewrite_count"] == CTX.max_rewrites
     assert len(state["rewrites"]) == 2 and state["rewrites"][0] != state["rewrites"][1]
-    assert state["documents"] == []
-    assert "재검색 한도" in state["answer"]
+    assert state["coverage"] == "none"
+    # the rejected passages come back only as references, one per finding
+    assert [d["chunk_id"] for d in state["documents"]] == ["c1", "c2"]
+    assert state["answer"].startswith("없음") and state["retained_documents"] == []
     # after a rewrite the original and the rewritten query are searched together
     assert " | " in svc.searches[1][0]
     # the rewrite relaxed the institutions filter
@@ -107,7 +115,30 @@ def test_grounded_but_not_useful_rewrites_then_finishes():
     state, _ = run(FakeServices(pol), "분석")
     seq = nodes(state)
     assert seq.count("rewrite_query") == 1 and seq.count("verify_answer") == 2
-    assert state["verification"]["useful"]
+    assert state["verification"]["useful"] and state["coverage"] == "full"
+
+
+def test_not_useful_at_the_rewrite_cap_is_partial_coverage():
+    pol = ScriptedPolicies(track="deep", useful=[False])
+    state, _ = run(FakeServices(pol), "분석")
+    assert state["coverage"] == "partial" and "재검색 한도" in state["answer"]
+
+
+def test_a_scope_gap_declines_without_grading_or_rewriting():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol, gaps=["2019년"])
+    state, _ = run(svc, "2019년 가람시 정기감사 지적사항")
+    assert state["scope_gaps"] == ["2019년"] and state["coverage"] == "none"
+    assert "grade" not in pol.calls and "rewrite_query" not in nodes(state)
+    assert state["answer"].startswith("없음: 2019년")
+    # the nearest findings are cited only as references
+    assert [c["chunk_id"] for c in state["citations"]] == ["c1", "c2"]
+
+
+def test_a_scope_gap_on_the_fast_track_declines_too():
+    pol = ScriptedPolicies(track="fast")
+    state, _ = run(FakeServices(pol, gaps=["한국도로공사"]), "한국도로공사 지적사항 알려줘")
+    assert state["coverage"] == "none" and "decline" in pol.calls
 
 
 def test_loops_are_bounded_with_everything_failing():
@@ -171,7 +202,7 @@ def test_pivot_clears_retained_documents_and_follow_up_keeps_them():
     _, g = run(svc, "가람시 계약 문제")
     pol.track = "chat"
     state, _ = run(svc, "고마워", graph=g)
-    assert len(state["retained_documents"]) == 2  # chat keeps them
+    assert len(state["retained_documents"]) == 4  # chat keeps them (2 found + their sections)
     pol.track, pol.pivot = "fast", True
     pol.sql_intent = True
     state, _ = run(svc, "한빛군 지적 몇 건?", graph=g)

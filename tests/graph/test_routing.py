@@ -35,7 +35,7 @@ def test_track_dependent_edges():
     assert route_after_analyze({"track": "deep"}) == "verify_answer"
     assert route_after_analyze({"track": "fast"}) == "summarize"
     assert route_after_grade({"needs_rewrite": True}) == "rewrite_query"
-    assert route_after_grade({"needs_rewrite": False}) == "retrieve_sop"
+    assert route_after_grade({"needs_rewrite": False}) == "expand_evidence"
     assert route_after_verify({"verification": {"action": "regenerate"}}) == "analyze"
     assert route_after_verify({"verification": {"action": "rewrite"}}) == "rewrite_query"
     assert route_after_verify({"verification": {"action": "finish"}}) == "summarize"

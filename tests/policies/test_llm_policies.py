@@ -676,3 +676,30 @@ def test_clovax_constructs():
     assert model.timeout == 3 and model.max_tokens == 2048 and 0 < model.temperature <= 1
     assert structured_method(model) == "prompt"  # no tool calling: JSON in the reply
     assert LlmPolicies(model, 2.5).method == "prompt"
+
+
+def test_grader_prompt_asks_for_finding_level_relevance_and_allows_no_answer():
+    model = ScriptedChatModel(default=smart_reply)
+    policies(model).grade("보조금 부정수급 사례", DOCS)
+    system = str(model.seen[0][0].content)
+    assert "Judge findings, not words" in system and "merely shares words" in system
+    assert "mark every passage relevant=false" in system and "hold no such case" in system
+
+
+def test_verifier_prompt_checks_the_requested_facet_and_scope():
+    model = ScriptedChatModel(default=smart_reply)
+    answer = AnalystAnswer(sentences=[AnswerSentence(text="근거 [1]", citations=[1], quote="")])
+    policies(model).verify("근거 법령은?", answer, DOCS)
+    system = str(model.seen[0][0].content)
+    assert "the facet requested" in system and "its scope" in system
+
+
+def test_decline_is_the_offline_wording_without_a_model_call():
+    class Offline:
+        def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:
+            return Decided(AnalystAnswer(sentences=[AnswerSentence(text=f"없음: {', '.join(gaps)}")]), "offline")
+
+    model = ScriptedChatModel(default=smart_reply)
+    llm = LlmPolicies(model, 5.0, schema_description=SCHEMA, offline=Offline())  # type: ignore[arg-type]
+    decided = llm.decline("2019년 감사 결과", ["2019년"], [])
+    assert decided.value.sentences[0].text == "없음: 2019년" and model.calls == 0

@@ -141,7 +141,8 @@ def test_analyst_quotes_are_exact_slices_and_every_sentence_cites():
 
 def test_analyst_answers_in_english_for_english_questions():
     ans = analyst.analyze_documents("Why was the exclusion improper?", [doc(1, "F1")], "")
-    assert ans.sentences[0].text.startswith("The most relevant evidence")
+    assert ans.sentences[0].text.startswith("1 matching case(s); the closest is")
+    assert not any("가장" in x.text or "사례" in x.text for x in ans.sentences)
     assert (
         analyst.analyze_documents("what about this?", [], "")
         .sentences[0]

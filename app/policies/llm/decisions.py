@@ -161,6 +161,11 @@ class LlmPolicies:
         )
         return self._llm(lambda: checks.checked_answer(self.transport.ask(S.AnalystAnswer, P.ANALYST_SYSTEM, user), docs))
 
+    def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[S.AnalystAnswer]:
+        """Saying that the reports hold no answer needs no model: the offline wording, so an
+        LLM cannot turn a refusal into an invented answer."""
+        return self._offline().decline(question, gaps, nearest)
+
     def verify(self, question: str, answer: S.AnalystAnswer, docs: list[Doc]) -> Decided[S.Verification]:
         texts = [s.text for s in answer.sentences]
         user = P.VERIFIER_USER.format(

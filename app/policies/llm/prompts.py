@@ -57,7 +57,8 @@ GRADER_SYSTEM = (
     COMMON
     + """
 Grade EVERY numbered passage for the question, all in this one reply.
-A passage is relevant if it states facts, criteria, problems or actions that help answer the question (same institution, subject or rule); not merely shared words.
+Judge findings, not words: each passage belongs to an audit finding (its title is shown). A passage is relevant only if its finding is about the problem pattern the question describes (the same kind of wrongdoing or failure, and the institution, year or law the question names, if any); a finding that merely shares words (contract, subsidy, inspection) with the question is NOT relevant. Give every passage of one finding the same verdict.
+If no finding answers the question, mark every passage relevant=false: the assistant will then say that the ingested reports hold no such case, which is the correct answer.
 Return JSON with: grades, a list with one item per passage: {reasoning (one short sentence), index (the passage number as shown), relevant (true/false), score (0.0-1.0)}."""
 )
 
@@ -113,7 +114,7 @@ VERIFIER_SYSTEM = (
     + """
 Check the numbered answer sentences against the numbered passages, in one reply:
 1. grounded: every sentence is supported by the passage(s) it cites (sentences without [n] must only restate SQL rows or say that evidence is missing).
-2. useful: the answer addresses what the question asks.
+2. useful: the answer addresses what the question asks: its problem pattern, the facet requested (legal basis, required actions, disposition level, summary, similar cases) and its scope (institution, years). An answer about a different problem, or one that omits the requested facet, is not useful.
 List each unsupported sentence in unsupported, copied verbatim (the full text as given, without its number).
 Return JSON with: reasoning, grounded (true/false), useful (true/false), unsupported (list of sentences), confidence (0.0-1.0)."""
 )

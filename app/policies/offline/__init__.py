@@ -8,6 +8,7 @@ from typing import Any
 
 from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
+from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
@@ -67,7 +68,10 @@ class OfflinePolicies:
     ) -> Decided[AnalystAnswer]:
         if sql is not None and not docs:
             return _offline(analyst.analyze_sql(question, sql))
-        return _offline(analyst.analyze_documents(question, docs, feedback))
+        return _offline(analyst.analyze_documents(question, docs, feedback, sop))
+
+    def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:
+        return _offline(decline(question, gaps, nearest))
 
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
         return _offline(verifier.verify(question, answer, docs))

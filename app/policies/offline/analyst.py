@@ -1,111 +1,208 @@
-"""Offline analyst: an extractive, structured answer in the user's language. Every sentence
-cites a passage, and every quote is an exact slice of the passage it cites.
+"""Offline analyst: an extractive answer that leads with what was asked, by kind of question
+(``intent.question_kind``), then one compact card per finding, then the quoted evidence. Every
+sentence cites a passage; every quote is a sentence of the passage it cites, repaired for
+display only (``quotes``).
 
-Deep/lookup: the most relevant finding first, then each finding (in evidence order, so '1번
-항목' in the next turn means the first one listed) with its best evidence sentences, then
-suggested next questions. Fast/SQL: one analyst sentence over the rows.
+- similar cases: how many matching findings, each with what went wrong;
+- disposition level: the precedents' dispositions (counts), a recommendation marked as such;
+- actions: the 조치할 사항 (who must do what) and the problem behind it;
+- institution / report: the findings found for it;
+- legal basis: the laws and articles of the 관계 법령·판단기준 and the sentences that apply them;
+- summary: per finding, the problem and the demand.
+
+Findings are numbered in evidence order, so '2번 항목' in the next turn means the second card.
+The fast track's SQL answer is ``analyze_sql``.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.ingest.chunking import sentence_spans
-from app.policies.offline.lexicon import coverage, key_terms
+from app.policies.offline import quotes
+from app.policies.offline.intent import question_kind
+from app.policies.offline.lexicon import key_terms
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
 from graph.vocab import language, section_label
 
-MAX_FINDINGS = 5
-SENTENCES_PER_FINDING = 2
+MAX_CARDS = 5
+QUOTED_FINDINGS = 2
+"""Findings whose evidence is quoted in the main text (the rest: card only)."""
 
 
-def _flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+@dataclass
+class Case:
+    """One finding's passages: the first is its card's citation."""
+
+    key: str
+    docs: list[tuple[int, Doc]] = field(default_factory=list)
+
+    @property
+    def head(self) -> tuple[int, Doc]:
+        return self.docs[0]
+
+    def section(self, kind: str) -> list[tuple[int, Doc]]:
+        return [(i, d) for i, d in self.docs if d["section"] == kind]
 
 
-def best_sentences(question: str, text: str, n: int) -> list[str]:
-    """The n sentences of text sharing most key terms with the question (ties: earlier first),
-    returned as exact slices of text, in text order."""
-    q = key_terms(question)
-    scored = []
-    for i, (s, e) in enumerate(sentence_spans(text)):
-        sentence = text[s:e]
-        if len(sentence) < 15:
-            continue
-        scored.append((coverage(q, key_terms(sentence)), -i, sentence))
-    top = sorted(scored, reverse=True)[:n]
-    return [s for _, _, s in sorted(top, key=lambda t: -t[1])]
-
-
-def _groups(docs: list[Doc]) -> list[tuple[str, list[int]]]:
-    """(finding id or report id, 1-based doc indexes) in order of first appearance."""
-    order: dict[str, list[int]] = {}
+def cases(docs: list[Doc]) -> list[Case]:
+    out: dict[str, Case] = {}
     for i, d in enumerate(docs, start=1):
-        order.setdefault(d.get("finding_id") or f"report:{d['report_id']}", []).append(i)
-    return list(order.items())
+        key = d.get("finding_id") or f"report:{d['report_id']}"
+        out.setdefault(key, Case(key)).docs.append((i, d))
+    return list(out.values())
 
 
-def _label(d: Doc, lang: str) -> tuple[str, str]:
-    """(display label, quote that appears in the chunk's heading)."""
+def _title(d: Doc) -> str:
+    return d.get("finding_title") or f"「{d['report_title']}」 {section_label(d['section'], 'ko')}"
+
+
+def card(rank: int, case: Case, lang: str) -> AnswerSentence:
+    n, d = case.head
+    inst = (d.get("institutions") or [""])[0]
     disp = ", ".join(d.get("dispositions") or [])
-    if d.get("finding_title"):
-        title = d["finding_title"]
-        inst = ", ".join((d.get("institutions") or [])[:1])
-        extra = ", ".join(x for x in (disp, inst) if x)
-        return f"{title}{f' ({extra})' if extra else ''}", title
-    section = section_label(d["section"], lang)
-    return f"「{d['report_title']}」 {section}", d["report_title"]
+    year = f"({d['year']})" if d.get("year") else ""
+    if lang == "ko":
+        parts = [inst, f"「{d['report_title']}」{year}", f"처분: {disp}" if disp else "", f"p.{d['page']}"]
+    else:
+        parts = [inst, f"「{d['report_title']}」{year}", f"disposition: {disp}" if disp else "", f"p.{d['page']}"]
+    meta = " · ".join(p for p in parts if p)
+    return AnswerSentence(text=f"{rank}. \"{_title(d)}\" — {meta} [{n}]", citations=[n], quote=d.get("finding_title") or d["report_title"])
 
 
-def analyze_documents(question: str, docs: list[Doc], feedback: str) -> AnalystAnswer:
+def quote_line(label: str, n: int, q: quotes.Quote) -> AnswerSentence:
+    return AnswerSentence(text=f"   - {label}: \"{q.text}\" [{n}]", citations=[n], quote=q.text)
+
+
+def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool = False) -> list[tuple[int, quotes.Quote]]:
+    out: list[tuple[int, quotes.Quote]] = []
+    for n, d in case.section(kind):
+        for q in quotes.best(terms, d["text"], k - len(out), first=first):
+            out.append((n, q))
+        if len(out) >= k:
+            break
+    return out
+
+
+def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str) -> list[AnswerSentence]:
+    out = []
+    for kind, k, first in kinds:
+        for n, q in section_quotes(case, kind, terms, k, first):
+            out.append(quote_line(section_label(kind, lang), n, q))
+    if not out:  # a finding whose sections were not loaded: its searched passage
+        n, d = case.head
+        for q in quotes.best(terms, d["text"], 1):
+            out.append(quote_line(section_label(d["section"], lang), n, q))
+    return out
+
+
+def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]]) -> list[AnswerSentence]:
+    top_n, top = found[0].head
+    cites = [c.head[0] for c in found]
+    marks = "".join(f"[{n}]" for n in cites[:3])
+    title = f"\"{_title(top)}\""
+    ko = lang == "ko"
+    if kind == "disposition":
+        counts = Counter(d for c in found for d in (c.head[1].get("dispositions") or [])[:1])
+        listed = ", ".join(f"{d} {k}건" if ko else f"{d} ({k})" for d, k in counts.most_common()) or ("기록 없음" if ko else "none recorded")
+        rec = (top.get("dispositions") or [None])[0]
+        out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건에서 내려진 처분은 {listed}입니다 {marks}." if ko
+                                    else f"The {len(found)} similar precedent(s) received: {listed} {marks}."), citations=cites[:3])]
+        if rec:
+            out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — 권고이며, 최종 판단은 감사인이 합니다 [{top_n}]."
+                                            if ko else f"Based on the closest precedent ({title}), '{rec}' would be appropriate — a recommendation; the decision is the auditor's [{top_n}]."),
+                                      citations=[top_n], quote=top.get("finding_title") or ""))
+        return out
+    if kind == "actions":
+        return [AnswerSentence(text=(f"{title} 건에서 감사원이 요구한 조치는 아래 '조치할 사항'과 같습니다 [{top_n}]." if ko
+                                     else f"In {title}, the auditors demanded the actions quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
+    if kind == "legal_basis":
+        refs: list[str] = []
+        at = top_n
+        for n, d in found[0].section("criteria") or [found[0].head]:
+            for r in quotes.laws(d["text"]):
+                if r not in refs:
+                    at = at if refs else n
+                    refs.append(r)
+        if refs:
+            shown = ", ".join(refs[:4])
+            return [AnswerSentence(text=(f"{title} 건의 판단기준으로 인용된 규정은 {shown}입니다 [{at}]." if ko
+                                         else f"{title} relies on {shown} [{at}]."), citations=[at])]
+        return [AnswerSentence(text=(f"{title} 건의 관계 법령·판단기준은 아래와 같습니다 [{top_n}]." if ko
+                                     else f"The criteria of {title} are quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
+    if kind == "institution":
+        inst = (top.get("institutions") or [""])[0]
+        return [AnswerSentence(text=(f"{inst} 관련 지적사항 {len(found)}건을 찾았습니다 {marks}." if ko
+                                     else f"{len(found)} finding(s) concern {inst} {marks}."), citations=cites[:3])]
+    if kind == "summary":
+        return [AnswerSentence(text=(f"{title} 건의 요지는 다음과 같습니다 [{top_n}]." if ko else f"Summary of {title} [{top_n}]."),
+                               citations=[top_n], quote=top.get("finding_title") or "")]
+    return [AnswerSentence(text=(f"질문과 같은 유형의 사례 {len(found)}건을 찾았습니다. 가장 가까운 것은 {title}입니다 {marks}." if ko
+                                 else f"{len(found)} matching case(s); the closest is {title} {marks}."), citations=cites[:3], quote=top.get("finding_title") or "")]
+
+
+EVIDENCE_BY_KIND: dict[str, list[tuple[str, int, bool]]] = {
+    "similar_cases": [("problems", 2, False), ("actions", 2, True)],
+    "disposition": [("problems", 2, False), ("actions", 2, True)],
+    "actions": [("actions", 3, True), ("problems", 1, False)],
+    "institution": [("problems", 2, False), ("actions", 2, True)],
+    "legal_basis": [("criteria", 2, False), ("problems", 1, False), ("actions", 1, True)],
+    "summary": [("problems", 3, False), ("actions", 2, True)],
+}
+"""(section, sentences, opening sentences rather than best-matching) quoted for the first finding."""
+EVIDENCE_OTHERS: list[tuple[str, int, bool]] = [("problems", 1, False), ("actions", 1, True)]
+"""... and for the second."""
+
+
+def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[dict[str, Any]] | None = None) -> AnalystAnswer:
     lang = language(question)
     if not docs:
-        text = ("질문과 관련된 감사 근거를 찾지 못했습니다. 기관명, 연도나 처분 종류를 넣어 다시 질문해 주세요."
-                if lang == "ko" else "I found no audit evidence for this question. Try naming an institution, year or disposition.")
+        text = ("질문과 관련된 감사 근거를 찾지 못했습니다." if lang == "ko" else "I found no audit evidence for this question.")
         return AnalystAnswer(reasoning="no evidence", sentences=[AnswerSentence(text=text)])
-    groups = _groups(docs)[:MAX_FINDINGS]
-    first = docs[groups[0][1][0] - 1]
-    label, quote = _label(first, lang)
-    head = (f"질문과 가장 관련된 근거는 「{first['report_title']}」의 '{label}'입니다 [{groups[0][1][0]}]."
-            if lang == "ko" else f"The most relevant evidence is '{label}' in the report 「{first['report_title']}」 [{groups[0][1][0]}].")
-    sentences = [AnswerSentence(text=head, citations=[groups[0][1][0]], quote=quote)]
-    # Findings are numbered in evidence order (the order follow-ups such as '2번 항목' resolve
-    # against); report-level passages follow, unnumbered.
-    findings = [g for g in groups if not g[0].startswith("report:")]
-    others = [g for g in groups if g[0].startswith("report:")]
-    for rank, (_, idxs) in enumerate([*findings, *others], start=1):
-        d = docs[idxs[0] - 1]
-        label, quote = _label(d, lang)
-        bullet = f"{rank}." if rank <= len(findings) else "-"
-        sentences.append(AnswerSentence(text=f"{bullet} {label} [{idxs[0]}]", citations=[idxs[0]], quote=quote))
-        picked = 0
-        for i in idxs:
-            for sentence in best_sentences(question, docs[i - 1]["text"], SENTENCES_PER_FINDING - picked):
-                section = section_label(docs[i - 1]["section"], lang)
-                sentences.append(AnswerSentence(text=f"   - {section}: \"{_flat(sentence)}\" [{i}]", citations=[i], quote=sentence))
-                picked += 1
-            if picked >= SENTENCES_PER_FINDING:
-                break
+    kind = question_kind(question)
+    terms = key_terms(question)
+    found = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
+    found = found[:MAX_CARDS]
+    sentences = _lead(kind, found, terms, lang, sop or [])
+    if kind == "legal_basis":
+        for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
+            sentences.append(quote_line(section_label("criteria", lang), n, q))
+    for rank, case in enumerate(found, start=1):
+        sentences.append(card(rank, case, lang))
+        if rank <= QUOTED_FINDINGS:
+            plan = EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1 else EVIDENCE_OTHERS
+            sentences.extend(s for s in _evidence(case, plan, terms, lang) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
-    return AnalystAnswer(reasoning=f"{len(groups)} findings from {len(docs)} passages", sentences=sentences,
-                         follow_up_questions=_suggestions(docs, lang))
+    return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,
+                         follow_up_questions=suggestions(kind, found, lang))
 
 
-def _suggestions(docs: list[Doc], lang: str) -> list[str]:
-    first = docs[0]
-    inst = (first.get("institutions") or [None])[0]
+def suggestions(kind: str, found: list[Case], lang: str) -> list[str]:
+    """Next questions the store can answer, built from what this answer found."""
+    top = found[0].head[1]
+    inst = (top.get("institutions") or [None])[0]
+    title = top.get("finding_title")
+    out: list[str] = []
     if lang == "ko":
-        out = ["1번 지적사항의 조치할 사항은?", "관계기관은 어떤 의견을 냈어?"]
+        if kind != "actions" and title:
+            out.append("1번 지적사항에서 요구한 조치할 사항은?")
+        if kind != "legal_basis" and title:
+            out.append("1번 지적사항의 근거 법령은?")
+        if kind != "disposition" and title:
+            out.append("1번 지적사항과 비슷한 다른 기관 사례는?")
         if inst:
             out.append(f"{inst}의 다른 지적사항 목록")
     else:
-        out = ["What actions were required for item 1?", "How did the agency respond?"]
+        if kind != "actions" and title:
+            out.append("What actions were required for item 1?")
+        if kind != "legal_basis" and title:
+            out.append("Which laws does item 1 rely on?")
         if inst:
             out.append(f"List other findings for {inst}")
-    return out
+    return out[:3]
 
 
 def analyze_sql(question: str, sql: dict[str, Any]) -> AnalystAnswer:

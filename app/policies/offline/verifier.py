@@ -3,16 +3,21 @@
 Hallucination: each sentence must be supported by a passage it cites: its quote found
 verbatim (whitespace-insensitive) in the passage text or heading, or, failing a quote, most
 of its key terms present in the cited passage. Utility: the answer and its cited evidence
-cover the question's key terms.
+cover the question's problem pattern (its key terms), and give what the kind of question asks
+for (legal basis: a 관계 법령·판단기준 passage or a law article; actions: a 조치할 사항 passage;
+disposition level: a disposition named). Confidence is support x utility x the relevance the
+grader gave the cited findings, so quotes that match an unrelated finding do not score high.
 """
 
 from __future__ import annotations
 
 import re
 
+from app.policies.offline.intent import question_kind
 from app.policies.offline.lexicon import coverage, key_terms
 from graph.schemas import AnalystAnswer, Verification
 from graph.state import Doc
+from graph.vocab import DISPOSITIONS
 
 SUPPORT_MIN = 0.6
 UTILITY_MIN = 0.5
@@ -48,12 +53,32 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc]) -> Verificatio
     for d in cited_docs:
         evidence_terms |= key_terms(f"{d.get('heading', '')}\n{d['text']}")
     utility = coverage(q_terms, evidence_terms) if q_terms else (1.0 if cited_docs else 0.0)
+    missing = missing_facet(question, answer, cited_docs)
     grounded = not unsupported
     mean_support = sum(scores) / len(scores) if scores else 0.0
+    relevance = max((float(d.get("relevance", 1.0)) for d in cited_docs), default=0.0)
+    why = f"mean support {mean_support:.2f}, question-term coverage {utility:.2f}, relevance {relevance:.2f}"
     return Verification(
-        reasoning=f"mean support {mean_support:.2f}, question-term coverage {utility:.2f}",
+        reasoning=why + (f"; the answer lacks {missing}" if missing else ""),
         grounded=grounded,
-        useful=utility >= UTILITY_MIN and bool(cited_docs),
+        useful=utility >= UTILITY_MIN and bool(cited_docs) and not missing,
         unsupported=unsupported,
-        confidence=round(mean_support * min(1.0, utility / UTILITY_MIN), 3),
+        confidence=round(mean_support * min(1.0, utility / UTILITY_MIN) * relevance, 3),
     )
+
+
+_ARTICLE = re.compile(r"제\s*\d+\s*조")
+
+
+def missing_facet(question: str, answer: AnalystAnswer, cited: list[Doc]) -> str | None:
+    """What the kind of question asks for and the answer does not give, if anything."""
+    kind = question_kind(question)
+    sections = {d.get("section") for d in cited}
+    text = " ".join(s.text for s in answer.sentences)
+    if kind == "legal_basis" and "criteria" not in sections and not _ARTICLE.search(text):
+        return "the legal basis"
+    if kind == "actions" and "actions" not in sections:
+        return "the required actions"
+    if kind == "disposition" and not any(d in text for d in DISPOSITIONS):
+        return "a disposition"
+    return None
