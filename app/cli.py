@@ -122,7 +122,8 @@ def ask(
     if as_json:
         _emit_json(result)
         return
-    out.print(f"[bold]track[/bold] {result['track']}   [dim]thread {result['thread_id']}[/dim]")
+    coverage = f"   coverage {result['coverage']}" if result.get("coverage") else ""
+    out.print(f"[bold]track[/bold] {result['track']}{coverage}   [dim]thread {result['thread_id']}[/dim]")
     out.print(result["answer"])
     if result["evidence"]:
         out.print("\n[bold]근거[/bold]")

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.agent.runner import MAX_MESSAGE_CHARS
-from graph.vocab import DISPOSITIONS, SECTION_KINDS, Mode
+from graph.vocab import DISPOSITIONS, SECTION_KINDS, Coverage, Mode
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
 
@@ -30,6 +30,7 @@ class EvidenceOut(BaseModel):
     report: str | None = None
     finding_id: str | None = None
     quote: str | None = None
+    span: list[int] | None = Field(None, description="[start, end) of the quote in the chunk's text; null when the quote is a title.")
     score: float | None = None
     page: int | None = None
     section: str | None = None
@@ -67,6 +68,9 @@ class TurnOut(BaseModel):
     answer: str
     evidence: list[EvidenceOut] = []
     suggestions: list[str] = Field([], description="Questions the user could ask next, answerable from the store.")
+    coverage: Coverage | None = Field(
+        None, description="How far the reports answer the question: full | partial | none (the reports hold no answer; "
+        "evidence then lists the nearest findings as references only). Null on chat and report turns.")
     sql: SqlOut | None = None
     report: dict[str, Any] | None = Field(None, description="{status: ready, draft} or {status: needs_info, missing}.")
     verification: VerificationOut | None = None

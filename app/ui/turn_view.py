@@ -103,7 +103,16 @@ def _sql(sql: dict[str, Any]) -> None:
             st.code(sql["query"], language="sql")
 
 
-def _verification(v: dict[str, Any]) -> None:
+def _coverage(coverage: str) -> None:
+    """How far the reports answer: the first thing an auditor should see about an answer."""
+    color = {"full": "green", "partial": "orange", "none": "red"}[coverage]
+    st.markdown(f":{color}-badge[{t('coverage_' + coverage)}]")
+
+
+def _verification(v: dict[str, Any], coverage: str | None) -> None:
+    if coverage == "none":  # nothing was claimed: no grounded/useful badges on a refusal
+        return
+
     def badge(ok: bool | None, name: str) -> str:
         if ok is None:
             return f":gray-badge[{name}: —]"
@@ -119,6 +128,8 @@ def _verification(v: dict[str, Any]) -> None:
 
 
 def render_turn(client: ApiClient, turn: dict[str, Any], key: str) -> None:
+    if turn.get("coverage"):
+        _coverage(turn["coverage"])
     st.markdown(_md(turn.get("answer") or ""))
     report = turn.get("report") or {}
     if report.get("status") == "needs_info":
@@ -130,7 +141,7 @@ def render_turn(client: ApiClient, turn: dict[str, Any], key: str) -> None:
         for e in turn["evidence"]:
             citation(client, e, key=f"cite-{key}-{e.get('n')}")
     if turn.get("verification"):
-        _verification(turn["verification"])
+        _verification(turn["verification"], turn.get("coverage"))
     if turn.get("report_id"):
         st.button(
             t("open_report"), key=f"open-report-{key}", icon=":material/edit_document:",
