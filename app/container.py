@@ -22,9 +22,12 @@ from app.ingest.pipeline import Ingestor
 from app.policies.fallback import FallbackPolicies
 from app.policies.offline import OfflinePolicies
 from app.policies.offline.fields import Catalog
+from app.policies.offline.intent import pattern
+from app.policies.offline.lexicon import key_terms
 from app.policies.offline.rewriter import Glossary
 from app.retrieval.corpus import SqlCorpus
 from app.retrieval.dense import DenseRetriever
+from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import FindingRanker
 from app.retrieval.findings import FindingIndex
 from app.retrieval.hybrid import HybridRetriever
@@ -97,7 +100,16 @@ class Container:
     @cached_property
     def policies(self) -> FallbackPolicies:
         """Offline policies, with the configured LLM in front of them (AURA_LLM_PROVIDER)."""
-        return FallbackPolicies.from_settings(self.settings, OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf))
+        offline = OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings)
+        return FallbackPolicies.from_settings(self.settings, offline)
+
+    def best_findings(self, question: str, n: int = 3) -> list[tuple[str, str]]:
+        """(finding id, report id) of the findings that best match the question's problem
+        pattern (no chunk search: profiles, titles and key terms only)."""
+        query = pattern(question)
+        ranked = self.finding_ranker.rank(query, key_terms(query), [], SearchFilters())
+        reports = {p.id: p.report_id for p in self.finding_ranker.index.all_profiles()}
+        return [(r.finding_id, reports[r.finding_id]) for r in ranked[:n]]
 
     @cached_property
     def corpus(self) -> SqlCorpus:

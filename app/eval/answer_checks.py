@@ -38,9 +38,13 @@ _ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가
 _SOFT_ENDS = set("다음함임됨요")
 
 
+_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
+
+
 def squash(text: str) -> str:
-    """Text without any whitespace, lowercased: PDF text loses or adds spaces at random."""
-    return _WS.sub("", text or "").lower()
+    """Text without any whitespace, lowercased, every quote mark one character: PDF text loses
+    or adds spaces at random, and an answer may show a passage's “ ” as ‘ ’."""
+    return _WS.sub("", text or "").lower().translate(_QUOTE_MARKS)
 
 
 def contains(haystack: str, needle: str) -> bool:
@@ -177,8 +181,9 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
 
 
 def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
-    """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…')."""
-    q = squash(quote)[:12]
+    """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…'), judged where the
+    whole quote occurs (its opening words may occur earlier in another sentence)."""
+    q = squash(quote)
     if not q or _ITEM_START.match(quote):
         return False
     flat, index = [], []

@@ -30,14 +30,18 @@ def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:
     return "\n\n".join(p for p in parts if p.strip())
 
 
+_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
+
+
 def locate(quote: str, text: str) -> list[int] | None:
-    """[start, end) of ``quote`` in ``text``, whitespace ignored (display quotes join words a
-    PDF line break split); None when it is not there."""
-    target = "".join(quote.split())
+    """[start, end) of ``quote`` in ``text``, whitespace and the kind of quote mark ignored
+    (display quotes join words a PDF line break split, and show inner “ ” as ‘ ’); None when it
+    is not there."""
+    target = "".join(quote.split()).translate(_QUOTE_MARKS)
     if not target:
         return None
     index = [i for i, ch in enumerate(text) if not ch.isspace()]
-    pos = "".join(text[i] for i in index).find(target)
+    pos = "".join(text[i] for i in index).translate(_QUOTE_MARKS).find(target)
     if pos < 0:
         return None
     return [index[pos], index[pos + len(target) - 1] + 1]

@@ -16,8 +16,8 @@ from graph.vocab import SECTION_KINDS
 
 MAX_FINDINGS = 3
 """Findings expanded (the best first; the rest keep only their searched passages)."""
-PER_SECTION = {kind: n for kind, n in zip(SECTION_KINDS, (0, 2, 3, 1, 2), strict=True) if n}
-"""Stored chunks added per section of an expanded finding: criteria 2, problems 3, opinion 1,
+PER_SECTION = {kind: n for kind, n in zip(SECTION_KINDS, (0, 4, 3, 1, 2), strict=True) if n}
+"""Stored chunks added per section of an expanded finding: criteria 4, problems 3, opinion 1,
 actions 2 (the overview adds nothing the answer uses)."""
 
 

@@ -34,13 +34,15 @@ def _offline(value: Any) -> Decided[Any]:
 
 class OfflinePolicies:
     def __init__(
-        self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None
+        self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None,
+        best_findings: Callable[[str], list[tuple[str, str]]] | None = None,
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
-        gives a term's IDF in the ingested corpus (None when absent)."""
+        gives a term's IDF in the ingested corpus (None when absent); ``best_findings`` ranks
+        findings for a question (the router tells a follow-up from a pivot with it)."""
         self._catalog = catalog
         self.glossary = glossary
-        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf)
+        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf, best_findings)
         self.sql_planner = OfflineSqlPlanner()
 
     def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:

@@ -77,13 +77,17 @@ def quote_line(label: str, n: int, q: quotes.Quote) -> AnswerSentence:
 
 
 def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool = False) -> list[tuple[int, quotes.Quote]]:
-    out: list[tuple[int, quotes.Quote]] = []
-    for n, d in case.section(kind):
-        for q in quotes.best(terms, d["text"], k - len(out), first=first):
-            out.append((n, q))
-        if len(out) >= k:
-            break
-    return out
+    """The k sentences of this section (over all its passages) most worth quoting, in order."""
+    topic = key_terms(case.head[1].get("finding_title") or "")
+    cands = [(quotes.weight(terms, topic, q, kind), -i, n, q)
+             for i, (n, q) in enumerate((n, q) for n, d in case.section(kind) for q in quotes.sentences(d["text"]))]
+    if first:
+        demands = [c for c in cands if kind == "actions" and quotes.weight(set(), set(), c[3], kind) >= 0.5]
+        cands = demands or cands
+        picked = sorted(cands, key=lambda c: -c[1])[:k] if not demands else sorted(demands, key=lambda c: (c[0], c[1]), reverse=True)[:k]
+    else:
+        picked = sorted(cands, key=lambda c: (c[0], c[1]), reverse=True)[:k]
+    return [(n, q) for _, _, n, q in sorted(picked, key=lambda c: -c[1])]
 
 
 def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str) -> list[AnswerSentence]:
@@ -127,7 +131,7 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
                     at = at if refs else n
                     refs.append(r)
         if refs:
-            shown = ", ".join(refs[:4])
+            shown = ", ".join(refs[:6])
             return [AnswerSentence(text=(f"{title} 건의 판단기준으로 인용된 규정은 {shown}입니다 [{at}]." if ko
                                          else f"{title} relies on {shown} [{at}]."), citations=[at])]
         return [AnswerSentence(text=(f"{title} 건의 관계 법령·판단기준은 아래와 같습니다 [{top_n}]." if ko

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms
 from app.text.korean import join_broken_lines
+from graph.vocab import DISPOSITIONS
 
 MAX_CHARS = 170
 """A longer sentence is cut at the last clause boundary before this many characters."""
 MIN_CHARS = 15
-_LEAD = re.compile(r"^(?:\d{1,3}\)\s*|[①-⑳○□■●◦▪·※\-]\s*|[가-하]\.\s*|\(\d{1,2}\)\s*|\d{1,2}\.\s+)+")
+_LEAD = re.compile(r"^(?:\d{1,3}\)\s*)+")
+"""Footnote markers ('43) 연구시설…') cut from a quote's start; list marks (①, 가.) are kept."""
 _MASK_GAP = re.compile(r"(?<=[○OＯ])\s+(?=[○OＯ])|(?<=[가-힣])\s+(?=○)")
 _CLAUSE_END = re.compile(r"(?:고|며|여|나|서|는데|으나|지만|하여|되어),?\s|,\s")
 _LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*제\s*\d+\s*호)?)?")
@@ -34,8 +36,21 @@ class Quote:
     """The quoted span in the chunk text (before display repairs)."""
 
 
+QUOTE_MARKS = str.maketrans({"“": "‘", "”": "’", '"': "'"})
+"""Double quote marks inside a quote shown as single ones, so the quote's own marks stay
+unambiguous; verification folds quote marks (``fold``)."""
+
+
+def fold(text: str) -> str:
+    """Text without whitespace, every quote mark one character: how quotes are compared."""
+    return re.sub(r"\s+", "", text).translate(_FOLD)
+
+
+_FOLD = str.maketrans({c: "'" for c in "“”‘’\"'"})
+
+
 def clean(text: str) -> str:
-    text = join_broken_lines(text)
+    text = join_broken_lines(text).translate(QUOTE_MARKS)
     text = _MASK_GAP.sub("", text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -57,10 +72,41 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_ENDS = set(".?!:;)]」』>○□■●◦▪-·※")
+_SOFT_ENDS = set("다음함임됨요")
+_ITEM = re.compile(r"\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether a sentence starts at ``start``: after a sentence end, after a line break that
+    follows a finished clause (…다, …함), at a list item, or at the chunk's start."""
+    if _ITEM.match(text, start):
+        return True
+    j, newline = start - 1, False
+    while j >= 0 and text[j].isspace():
+        newline |= text[j] == "\n"
+        j -= 1
+    if j >= 1 and text[j] == "." and text[j - 1].isdigit():
+        return False  # '2020. 7. 17. ｢택시…｣': a date, not a sentence end
+    return j < 0 or text[j] in _ENDS or (newline and text[j] in _SOFT_ENDS)
+
+
+def spans(text: str) -> list[tuple[int, int]]:
+    """Sentence spans, a span that continues the previous sentence (a PDF line break inside a
+    sentence, '○○시장은 / 앞으로 …') joined to it."""
+    out: list[tuple[int, int]] = []
+    for s, e in sentence_spans(text):
+        if out and not _opens_sentence(text, s):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
 def sentences(text: str) -> list[Quote]:
     """The chunk's sentences as display quotes, in order (short fragments skipped)."""
     out = []
-    for s, e in sentence_spans(text):
+    for s, e in spans(text):
         s, e = _trim(text, s, e)
         shown = clean(text[s:e])
         digits = sum(ch.isdigit() for ch in shown)
@@ -69,13 +115,35 @@ def sentences(text: str) -> list[Quote]:
     return out
 
 
-def best(question_terms: set[str], text: str, n: int = 1, first: bool = False) -> list[Quote]:
-    """The n sentences sharing most key terms with the question (ties: earlier first), in text
-    order; ``first``: the opening sentences instead."""
+_DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|\((?:" + "|".join(DISPOSITIONS) + r")[^)]{0,8}\)\s*$")
+_FACT = re.compile(r"(?:였|았|었|했|되었|하지 않았|않았|없었)다\.?$|\d")
+_ASIDE = re.compile(r"^(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장")
+
+
+def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: str) -> float:
+    """How much a sentence is worth quoting: the question's and the finding title's key terms
+    it states, a stated fact (a finished clause, a figure), a demand with its disposition mark
+    ('…하시기 바랍니다.(주의)') in 조치할 사항; an agency's or a person's rebuttal counts less."""
+    terms = key_terms(q.text)
+    score = coverage(question_terms, terms) + 0.5 * coverage(topic_terms, terms)
+    if _FACT.search(q.text):
+        score += 0.2
+    if section == "actions" and _DEMAND.search(q.text):
+        score += 0.5
+    if _ASIDE.search(q.text):
+        score -= 0.5
+    return score
+
+
+def best(question_terms: set[str], text: str, n: int = 1, first: bool = False, topic_terms: set[str] | None = None,
+         section: str = "") -> list[Quote]:
+    """The n sentences worth quoting most (``weight``; ties: earlier first), in text order;
+    ``first``: the opening sentences instead."""
     cands = sentences(text)
     if first:
         return cands[:n]
-    scored = sorted(((coverage(question_terms, key_terms(q.text)), -i, q) for i, q in enumerate(cands)), key=lambda t: (t[0], t[1]), reverse=True)
+    topic = topic_terms or set()
+    scored = sorted(((weight(question_terms, topic, q, section), -i, q) for i, q in enumerate(cands)), key=lambda t: (t[0], t[1]), reverse=True)
     return sorted((q for _, _, q in scored[:n]), key=lambda q: q.start)
 
 

@@ -41,7 +41,7 @@ _REPORT = re.compile(
 )
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
 _DEICTIC = re.compile(
-    r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|거기서|거기에|방금 (거|건)"
+    r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|거기서|거기에|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
     r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b",
     re.I,
 )
@@ -64,12 +64,18 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated",
     re.I,
 )
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
+_OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
+FACET_TERMS = frozenset(
+    "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 요약 정리 의견 문제 문제점 이유 감사원 결과 "
+    "내용 요지 핵심 법적 위반 action law article disposition amount summary reason".split()
+)
+"""Words of a follow-up that asks for another facet of the same case, not for a new topic."""
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
 
@@ -81,10 +87,14 @@ def load_examples() -> list[tuple[str, str]]:
 
 class OfflineRouter:
     def __init__(
-        self, embedder: Embedder, catalog: Catalog, domain_terms: set[str], idf: Callable[[str], float | None] | None = None
+        self, embedder: Embedder, catalog: Catalog, domain_terms: set[str], idf: Callable[[str], float | None] | None = None,
+        best_findings: Callable[[str], list[tuple[str, str]]] | None = None,
     ) -> None:
+        """``best_findings(question)``: the (finding id, report id) pairs that best match a
+        question's problem pattern, best first (the retriever's finding ranking)."""
         self.embedder, self.catalog, self.domain_terms = embedder, catalog, domain_terms
         self.idf = idf or (lambda _term: None)
+        self.best_findings = best_findings
         self.examples = [(t, x) for t, x in load_examples() if t != "report"]
         self._example_vecs: np.ndarray = embedder.embed_queries([t for _, t in self.examples])
 
@@ -142,6 +152,8 @@ class OfflineRouter:
             why = f"nearest labelled examples ({score:.2f})"
 
         follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained)
+        if follow_up and not ords and not institutions and not _OTHER.search(q) and (_CASE_REF.search(q) or terms <= FACET_TERMS):
+            ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         return RouteDecision(
             reasoning=why,
             track=track,
@@ -157,9 +169,9 @@ class OfflineRouter:
             search_query=q,
         )
 
-    @staticmethod
     def _continuity(
-        q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn], retained: list[Doc]
+        self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn],
+        retained: list[Doc],
     ) -> tuple[bool, bool]:
         """(follow_up, pivot). Only meaningful when documents are retained from earlier turns."""
         if not retained or track == "chat":
@@ -173,6 +185,15 @@ class OfflineRouter:
             return same, not same
         if track == "report":
             return True, False
+        if not terms - FACET_TERMS:  # '근거 조항은?', '처분은 뭐였어?': another facet of the same case
+            return True, False
+        if self.best_findings is not None:  # a problem pattern: is it one of the retained findings?
+            best = self.best_findings(q)[:1]
+            if best:
+                kept = {d.get("finding_id") for d in retained}
+                same_report = _OTHER.search(q) and best[0][1] in {d.get("report_id") for d in retained}
+                follows = best[0][0] in kept or bool(same_report)
+                return follows, not follows
         context: set[str] = set()
         for d in retained:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")

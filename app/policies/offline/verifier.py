@@ -15,6 +15,7 @@ import re
 
 from app.policies.offline.intent import question_kind
 from app.policies.offline.lexicon import coverage, key_terms
+from app.policies.offline.quotes import fold
 from graph.schemas import AnalystAnswer, Verification
 from graph.state import Doc
 from graph.vocab import DISPOSITIONS
@@ -24,7 +25,7 @@ UTILITY_MIN = 0.5
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+    return fold(text)
 
 
 def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:

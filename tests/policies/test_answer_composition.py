@@ -1,0 +1,147 @@
+"""The offline answer: display quotes repaired but still found in their passage, answers that
+lead with what the kind of question asks, declining answers, finding-level grading."""
+
+from __future__ import annotations
+
+import re
+
+from app.policies.offline import analyst, grader, quotes
+from app.policies.offline.decline import REFERENCE_HEADER, decline
+from app.retrieval.evidence import Evidence
+from app.retrieval.finding_rank import RankedFinding, evidence_for
+from graph.nodes.analyze import locate
+from graph.nodes.expand_evidence import expand
+from tests.graph.fakes import doc
+
+CRITERIA = (
+    "｢지방공무원법｣ 제48조에 따르면 공무원은 성실히 직무를 수행하여야 한다. 또한 ｢지방공무원 징계 및 소청 규정｣ 제2조 제1항에\n"
+    "따르면 징계는 비위의 정도에 따라 정한다."
+)
+PROBLEMS = (
+    "43) 연구시설의 위\n험유해물질 관리대장은 작성되지 않았다. 그런데 가람시는 2023. 7. 17. ｢물품관리법｣을 위반하여\n"
+    "물품을 구매하였다. [표 3] 구매 현황 (단위: 건) 2021 2022 2023 12 15 18 20 22"
+)
+ACTIONS = "가람시장은\n① 앞으로 물품 구매 업무를 철저히 하시기 바랍니다.(주의)\n② 관련자에게는 주의를 촉구하시기 바랍니다.(주의)"
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_quotes_are_repaired_for_display_and_still_in_the_passage():
+    qs = quotes.sentences(PROBLEMS)
+    texts = [q.text for q in qs]
+    # the footnote marker is cut, the line-break split joined, the table row dropped
+    assert texts[0].startswith("연구시설의 위험유해물질 관리대장은")
+    assert not any("[표" in t or "단위" in t for t in texts)
+    for q in qs:
+        assert squash(q.text) in squash(PROBLEMS)
+        assert squash(PROBLEMS[q.start : q.end]) == squash(q.text)
+    # a date's dots do not end a sentence: the quote keeps its subject
+    assert any(t.startswith("그런데 가람시는 2023. 7. 17.") for t in texts)
+
+
+def test_list_items_keep_their_marks_and_long_sentences_are_cut_at_a_clause():
+    items = [q.text for q in quotes.sentences(ACTIONS)]
+    assert "① 앞으로 물품 구매 업무를 철저히 하시기 바랍니다.(주의)" in items
+    long = "가람시는 " + "계약 서류를 검토하지 않았고, " * 20 + "그대로 두었다."
+    cut = quotes.sentences(long)[0]
+    assert len(cut.text) <= quotes.MAX_CHARS and squash(cut.text) in squash(long)
+
+
+def test_law_references_and_their_sentences():
+    assert quotes.laws(CRITERIA) == ["｢지방공무원법｣ 제48조", "｢지방공무원 징계 및 소청 규정｣ 제2조 제1항"]
+    assert len(quotes.law_sentences(CRITERIA)) == 2
+
+
+def test_locate_maps_a_repaired_quote_to_its_exact_span():
+    text = "연구시설의 위 험유해물질\n관리대장은 작성되지 않았다."
+    start, end = locate("위험유해물질 관리대장은", text)
+    assert text[start:end] == "위 험유해물질\n관리대장은"
+    assert locate("없는 문장", text) is None
+
+
+def _finding_docs() -> list[dict]:
+    base = doc(1, "F1")
+    return [
+        {**base, "chunk_id": "p1", "section": "problems", "text": PROBLEMS},
+        {**base, "chunk_id": "c1", "section": "criteria", "text": CRITERIA},
+        {**base, "chunk_id": "a1", "section": "actions", "text": ACTIONS},
+        {**doc(2, "F2"), "dispositions": ["징계"]},
+    ]
+
+
+def test_each_kind_of_question_leads_with_its_answer():
+    docs = _finding_docs()
+    legal = analyst.analyze_documents("이 건의 근거 법령은?", docs, "").sentences
+    assert "｢지방공무원법｣ 제48조" in legal[0].text and legal[0].citations == [2]
+    disposition = analyst.analyze_documents("이런 경우 어떤 처분이 적절해?", docs, "").sentences
+    assert "주의 1건" in disposition[0].text and "징계 1건" in disposition[0].text
+    assert "'주의' 처분이 적절해 보입니다" in disposition[1].text and "권고" in disposition[1].text
+    actions = analyst.analyze_documents("어떤 조치를 요구했어?", docs, "").sentences
+    quoted = [s.text for s in actions if s.text.strip().startswith("- 조치할 사항")]
+    assert quoted and "하시기 바랍니다.(주의)" in quoted[0]
+    similar = analyst.analyze_documents("물품 구매 부적정 사례 있어?", docs, "").sentences
+    assert similar[0].text.startswith("질문과 같은 유형의 사례 2건을 찾았습니다")
+    # one card per finding, in evidence order, each citing the finding's first passage
+    cards = [s for s in similar if re.match(r"\d\. ", s.text)]
+    assert [c.citations for c in cards] == [[1], [4]]
+
+
+def test_every_quote_in_an_answer_is_in_the_passage_it_cites():
+    docs = _finding_docs()
+    for question in ("근거 법령은?", "요약해줘", "어떤 조치를 요구했어?", "비슷한 사례"):
+        for s in analyst.analyze_documents(question, docs, "").sentences:
+            for q in re.findall(r"\"([^\"]+)\"", s.text):
+                cited = docs[s.citations[0] - 1]
+                assert squash(q) in squash(f"{cited['finding_title']}{cited['text']}"), (question, q)
+
+
+def test_decline_says_so_and_lists_references_apart():
+    nearest = [doc(1, "F1"), doc(2, "F2")]
+    ans = decline("2019년 가람시 감사 결과", ["2019년"], nearest)
+    assert ans.sentences[0].text == "수집된 감사보고서에는 2019년에 관한 감사 결과가 없습니다."
+    assert ans.sentences[2].text == f"{REFERENCE_HEADER['ko']}:"
+    assert [s.citations for s in ans.sentences[3:]] == [[1], [2]]
+    assert not any("가장 관련" in s.text for s in ans.sentences)
+    en = decline("any cases of kickbacks?", [], [])
+    assert en.sentences[0].text.startswith("The ingested reports hold no case")
+
+
+def _scored(n: int, finding: str, p: float, **signals: float) -> dict:
+    base = {"csls": 0.05, "lex_body": 0.8, "lex_full": 0.9, "absent": 0.0, "scoped": 0.0}
+    return {**doc(n, finding), "finding_score": p, "signals": {**base, **signals}}
+
+
+def test_grader_keeps_the_best_finding_and_close_ones_or_nothing():
+    docs = [_scored(1, "F1", 0.999), _scored(2, "F1", 0.999), _scored(3, "F2", 0.995), _scored(4, "F3", 0.40)]
+    kept = [g.relevant for g in grader.grade("물품 구매 부적정", docs).grades]
+    assert kept == [True, True, True, False]
+    # a question the reports do not cover: words absent from every finding, no key-term match
+    off = [_scored(1, "F1", 0.97, lex_body=0.0, lex_full=0.0, absent=0.9, csls=-0.06)]
+    assert not any(g.relevant for g in grader.grade("드론 비행 허가 위반 사례", off).grades)
+    # ... unless the question names an institution the store holds: then list what it has
+    scoped = [_scored(1, "F1", 0.97, lex_body=0.0, lex_full=0.0, absent=0.9, csls=-0.06, scoped=1.0)]
+    assert all(g.relevant for g in grader.grade("가람시 감사 결과", scoped).grades)
+
+
+def test_grader_keeps_a_finding_the_user_pointed_at():
+    pointed = {**doc(1, "F1"), "score": 1.0, "dense_score": None, "lexical_score": None}
+    assert grader.grade("그 건 자세히", [pointed]).grades[0].relevant
+
+
+def test_evidence_is_grouped_by_finding_best_first():
+    hits = [Evidence(chunk_id=f"h{i}", report_id="r", finding_id=f, section="problems", page=1, text="t", score=s)
+            for i, (f, s) in enumerate([("F2", 0.9), ("F1", 0.8), ("F2", 0.7)])]
+    ranked = [RankedFinding("F1", 0.99, {}), RankedFinding("F2", 0.6, {}), RankedFinding("F3", 0.5, {})]
+    extra = {"F3": [Evidence(chunk_id="x3", report_id="r", finding_id="F3", section="problems", page=2, text="t")]}
+    out = evidence_for(ranked, hits, extra)
+    assert [e.chunk_id for e in out] == ["h1", "h0", "h2", "x3"]
+    assert [e.finding_score for e in out] == [0.99, 0.6, 0.6, 0.5]
+
+
+def test_expand_adds_each_findings_sections_after_its_passages():
+    found = [doc(1, "F1"), doc(2, "F2")]
+    stored = [{**doc(10, "F1"), "section": "actions"}, {**doc(11, "F2"), "section": "criteria"}, {**doc(1, "F1")},
+              {**doc(12, "F9"), "section": "actions"}]
+    assert [d["chunk_id"] for d in expand(found, stored)] == ["c1", "c10", "c2", "c11"]
