@@ -91,10 +91,12 @@ def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool =
 
 
 def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str) -> list[AnswerSentence]:
-    out = []
+    out, seen = [], set()
     for kind, k, first in kinds:
         for n, q in section_quotes(case, kind, terms, k, first):
-            out.append(quote_line(section_label(kind, lang), n, q))
+            if quotes.fold(q.text) not in seen:  # overlapping chunks hold the same sentence
+                seen.add(quotes.fold(q.text))
+                out.append(quote_line(section_label(kind, lang), n, q))
     if not out:  # a finding whose sections were not loaded: its searched passage
         n, d = case.head
         for q in quotes.best(terms, d["text"], 1):

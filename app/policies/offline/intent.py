@@ -28,7 +28,7 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
         r"how\s+severe|level of (?:disposition|sanction)", re.I)),
     ("actions", re.compile(
-        r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시)|요구한\s*(?:사례|건)|(?:" + _DISPOSITION_WORDS + r")\s*"
+        r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|요구한\s*(?:사례|건)|(?:" + _DISPOSITION_WORDS + r")\s*"
         r"(?:요구|명령|처분)?(?:가|이)?\s*(?:나온|내려진|받은)|조치\s*요구\s*사례|어떤\s*조치를\s*요구|무슨\s*조치를\s*요구|"
         r"cases where .*(?:required|ordered|demanded)|(?:required|ordered|demanded)\s+to", re.I)),
     ("institution", re.compile(

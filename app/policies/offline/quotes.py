@@ -60,6 +60,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     lead = _LEAD.match(seg)
     if lead:
         start += lead.end()
+    inside = _FOOTNOTE_INSIDE.search(text, start + 30, end)
+    if inside:  # a footnote's text runs into the sentence here: stop before it
+        end = len(text[: inside.start()].rstrip())
     if end - start > MAX_CHARS:
         cut = [m.start() + 1 for m in _CLAUSE_END.finditer(text, start + 40, start + MAX_CHARS)]
         if cut:
@@ -115,7 +118,10 @@ def sentences(text: str) -> list[Quote]:
     return out
 
 
-_DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|\((?:" + "|".join(DISPOSITIONS) + r")[^)]{0,8}\)\s*$")
+_DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|[(\[](?:" + "|".join(DISPOSITIONS) + r")[^)\]]{0,10}[)\]]+\s*$")
+_ROUTINE = re.compile(r"관련자.{0,20}(?:주의를\s*촉구|징계처분)|관련\s*업무를\s*철저히\s*하시기")
+"""The closing formula every 조치할 사항 has; it says less than the specific demand."""
+_FOOTNOTE_INSIDE = re.compile(r"(?<=\s)\d{1,3}\)\s")
 _FACT = re.compile(r"(?:였|았|었|했|되었|하지 않았|않았|없었)다\.?$|\d")
 _ASIDE = re.compile(r"^(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장")
 
@@ -129,7 +135,7 @@ def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: s
     if _FACT.search(q.text):
         score += 0.2
     if section == "actions" and _DEMAND.search(q.text):
-        score += 0.5
+        score += 0.5 if not _ROUTINE.search(q.text) else 0.1
     if _ASIDE.search(q.text):
         score -= 0.5
     return score
