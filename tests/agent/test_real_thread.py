@@ -101,3 +101,27 @@ def test_deep_answers_cite_every_sentence_with_exact_quotes(agent, real_services
     state = agent.graph.get_state(agent._config(f"grounding-{hash(question)}")).values
     assert all(s["citations"] for s in state["sentences"])
     assert r["llm_calls"] == 0 and {s.get("policy") for s in r["steps"]} <= {"offline", None}
+
+
+def test_that_case_follow_up_stays_on_the_case_and_a_new_topic_pivots(agent):
+    thread = "auditor-follow-up"
+    r = agent.ask("보건지소 공보의가 진료시간에 관사에서 쉬거나 병가를 한도 넘게 쓴 사례 있어?", thread)
+    assert r["coverage"] == "full"
+    case = r["evidence"][0]["finding_id"]
+    r = agent.ask("그 건에 대해 감사원이 요구한 조치는?", thread)
+    assert r["coverage"] == "full" and r["evidence"][0]["finding_id"] == case
+    assert "조치할 사항" in r["answer"]
+    r = agent.ask("근거 조항은?", thread)  # another facet of the same case, no pronoun
+    assert r["evidence"][0]["finding_id"] == case
+    r = agent.ask("해수욕장 모래사장에 가설건축물로 음식점 짓게 허가해 준 사례", thread)
+    assert r["evidence"][0]["finding_id"] != case
+    assert any(s["node"] == "route" and "pivot" in s["summary"] for s in r["steps"])
+
+
+def test_questions_the_reports_cannot_answer_are_declined(agent):
+    r = agent.ask("한국도로공사 감사에서 지적된 사항 알려줘", "decline-1")
+    assert r["coverage"] == "none" and "한국도로공사" in r["answer"].split("\n")[0]
+    r = agent.ask("2019년 감사원 담양군 정기감사에서 지적된 거 뭐 있었어?", "decline-2")
+    assert r["coverage"] == "none" and "2019년" in r["answer"]
+    assert "참고(직접 관련 없음)" in r["answer"] and "가장 관련" not in r["answer"]
+    assert r["verification"] is None

@@ -17,11 +17,11 @@ from graph.vocab import DISPOSITIONS
 
 _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 
-_KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("summary", re.compile(r"요약|정리해|간추|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
+_KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a summary of the legal basis is a legal-basis question
     ("legal_basis", re.compile(
-        r"법\s*조항|조항|근거\s*(?:규정|법|법령|조문)|법적\s*근거|법령|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
+        r"법\s*조항|조항|근거(?:가|는|로|를)?\s*(?:어디|뭐|무엇|뭔)|근거\s*(?:조항|규정|법|법령|조문)|법적\s*근거|법령|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
         r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|which law|what law|statute|article|regulation", re.I)),
+    ("summary", re.compile(r"요약|정리해|간추|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
     ("disposition", re.compile(
         r"처분(?:은|이|을|는)?\s*(?:어떻게|어떤|뭐|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었)|처분은\s*\?|"
         r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"

@@ -22,7 +22,9 @@ _LEAD = re.compile(r"^(?:\d{1,3}\)\s*)+")
 """Footnote markers ('43) 연구시설…') cut from a quote's start; list marks (①, 가.) are kept."""
 _MASK_GAP = re.compile(r"(?<=[○OＯ])\s+(?=[○OＯ])|(?<=[가-힣])\s+(?=○)")
 _CLAUSE_END = re.compile(r"(?:고|며|여|나|서|는데|으나|지만|하여|되어),?\s|,\s")
-_LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*제\s*\d+\s*호)?)?")
+_ARTICLE_REF = r"제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*제\s*\d+\s*호)?"
+_LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)?")
+"""A law and its articles: '｢방송통신발전 기본법｣ 제28조 및 제35조' is one reference."""
 _LAW_ARTICLE = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*제\s*\d+\s*조")
 _TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d+|\(단위")
 
