@@ -37,9 +37,9 @@ class AgentTools:
         return self.search_many([query], k, filters)
 
     def search_many(self, queries: list[str], k: int, filters: dict[str, Any]) -> list[Doc]:
-        """Hybrid chunk search (``CANDIDATES`` deep), then findings ranked as units: the chunks
-        of the best findings, best first, with their finding's score; then at most two
-        report-level passages (overview, no finding) among the first ``k`` hits."""
+        """Hybrid chunk search (``CANDIDATES`` deep), then findings ranked as units: up to ``k``
+        chunks of the best findings, best first, with their finding's score; then, room left,
+        at most two report-level passages (overview, no finding) among the first ``k`` hits."""
         sf = SearchFilters(**filters)
         depth = max(k, CANDIDATES)
         if len(queries) == 1:
@@ -53,8 +53,8 @@ class AgentTools:
         extra: dict[str, list[Evidence]] = {}
         for d in self.finding_docs(missing, ["problems", "overview"]) if missing else []:
             extra.setdefault(d["finding_id"], []).append(Evidence(**{**d, "score": 0.0}))
-        docs = evidence_for(ranked, hits, extra)
-        report_level = [h for h in hits[:k] if not h.finding_id][:2]
+        docs = evidence_for(ranked, hits, extra)[:k]
+        report_level = [h for h in hits[:k] if not h.finding_id][: max(0, k - len(docs))][:2]
         return [d.model_dump() for d in [*docs, *report_level]]
 
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:

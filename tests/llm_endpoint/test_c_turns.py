@@ -74,7 +74,11 @@ def test_turn_completes(agent, recorder, mode, question):
     check_turn(turn, mode)
     if mode == "deep":
         nodes = [s["node"] for s in turn["steps"]]
-        assert {"grade_documents", "analyze", "verify_answer"} <= set(nodes), nodes
+        assert turn["coverage"] in ("full", "partial", "none")
+        # a turn whose grading kept nothing declines, and a refusal is not verified
+        verified = {"verify_answer"} if turn["coverage"] != "none" else set()
+        assert {"grade_documents", "analyze"} | verified <= set(nodes), nodes
+        assert ("verify_answer" in nodes) == (turn["coverage"] != "none"), nodes
 
 
 def test_a_streamed_chat_turn(agent, recorder):

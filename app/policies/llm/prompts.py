@@ -197,18 +197,29 @@ def data_block(kind: str, text: str) -> str:
     return f'<data kind="{kind}">\n{_TAG.sub(lambda m: "‹" + m.group(1) + m.group(2), text)}\n</data>'
 
 
-def format_passages(docs: Sequence[Doc], max_chars: int = 1200) -> str:
-    """``[n] (report title > finding > section, p.X)`` and the text, numbered from 1."""
+PASSAGES_BUDGET = 6000
+"""Characters of passage text a prompt carries (a 4k-token local model must still fit): the
+passages come best finding first, so the ones left out are the least relevant; their numbers
+stay reserved, so [n] always means the n-th passage of the turn."""
+
+
+def format_passages(docs: Sequence[Doc], max_chars: int = 1200, budget: int = PASSAGES_BUDGET) -> str:
+    """``[n] (report title > finding > section, p.X)`` and the text, numbered from 1, until the
+    budget is spent."""
     if not docs:
         return NONE
     out = []
+    spent = 0
     for n, d in enumerate(docs, start=1):
+        if spent >= budget and out:
+            break
         kind = d.get("section") or ""
         section = section_label(kind) if kind in SECTION_KINDS else d.get("heading") or kind
         where = " > ".join(p for p in (d.get("report_title"), d.get("finding_title"), section) if p)
         text = d.get("text") or ""
         if len(text) > max_chars:
             text = text[:max_chars] + " …"
+        spent += len(text)
         out.append(f"[{n}] ({where}, p.{d.get('page')})\n{text}")
     return data_block("passages", "\n\n".join(out))
 
