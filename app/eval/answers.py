@@ -69,14 +69,15 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def load_gold(directory: str | Path, split: str = "all") -> Gold:
-    """questions.jsonl and conversations.jsonl of a gold directory, limited to one split."""
+    """questions.jsonl and conversations.jsonl of a gold directory (either may be absent, not
+    both; ``data/eval/followups`` holds conversations only), limited to one split."""
     if split not in SPLITS:
         raise GoldError(f"unknown split {split!r} (use dev, test or all)")
     root = Path(directory)
     qpath, cpath = root / "questions.jsonl", root / "conversations.jsonl"
-    if not qpath.is_file():
-        raise GoldError(f"{qpath} not found")
-    questions = _jsonl(qpath)
+    if not qpath.is_file() and not cpath.is_file():
+        raise GoldError(f"neither {qpath} nor {cpath} found")
+    questions = _jsonl(qpath) if qpath.is_file() else []
     conversations = _jsonl(cpath) if cpath.is_file() else []
     for q in questions:
         missing = [k for k in ("id", "kind", "question", "answerable", "split") if k not in q]

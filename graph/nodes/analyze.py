@@ -105,6 +105,8 @@ def build(services: GraphServices):
             update["documents"] = docs  # the references the [n] markers point at
         elif docs:
             update["retained_documents"] = docs
+        elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
+            update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))
         what = f"regeneration {regenerations}: " if feedback else ""
         return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited; coverage {coverage}", decided)
 
@@ -117,6 +119,19 @@ def _has_rows(sql: dict[str, Any] | None) -> bool:
     if not rows or (sql or {}).get("error"):
         return False
     return not (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None))
+
+
+RETAIN_LISTED = 10
+"""Findings of a fast-track list kept for follow-ups ('두 번째 건'), in the order shown."""
+
+
+def _listed_findings(sql: dict[str, Any] | None) -> list[str]:
+    """The finding ids a fast-track list showed (its ``id`` column), in order."""
+    cols = (sql or {}).get("columns") or []
+    if "id" not in cols or (sql or {}).get("error"):
+        return []
+    i = cols.index("id")
+    return [str(r[i]) for r in (sql or {}).get("rows") or []][:RETAIN_LISTED]
 
 
 def _one_per_finding(docs: list[Doc], n: int = 3) -> list[Doc]:

@@ -108,6 +108,8 @@ class FakeServices:
     sql_queries: list[str] = field(default_factory=list)
     reject_sql: bool = False
     gaps: list[str] = field(default_factory=list)
+    sql_result: dict[str, Any] | None = None
+    """What run_sql returns (default: one count row)."""
     """What scope_gaps reports (the store lacks these years or organisations)."""
 
     def search(self, query, k, filters):
@@ -128,6 +130,8 @@ class FakeServices:
         self.sql_queries.append(sql)
         if self.reject_sql:
             raise SqlRejected("only SELECT is allowed")
+        if self.sql_result is not None:
+            return {"query": sql, **self.sql_result}
         return {"query": sql, "columns": ["n"], "rows": [[3]], "row_count": 1}
 
     def finding_rows(self, finding_ids):

@@ -232,3 +232,11 @@ def test_recursion_limit_fits_the_caps(cap):
     pol = ScriptedPolicies(track="deep", grounded=[False], useful=[False])
     state, _ = run(FakeServices(pol), "분석", ctx=ctx)
     assert state["verification"]["action"] == "finish"
+
+
+def test_a_fast_list_is_retained_in_the_order_shown():
+    pol = ScriptedPolicies(track="fast", sql_intent=True)
+    rows = {"columns": ["id", "title"], "rows": [["F7", "일곱"], ["F3", "셋"]], "row_count": 2}
+    state, _ = run(FakeServices(pol, sql_result=rows), "가람시 지적사항 목록")
+    assert [d["finding_id"] for d in state["retained_documents"]] == ["F7", "F3"]
+    assert state["coverage"] == "full"
