@@ -28,7 +28,6 @@ from app.eval.answers import load_gold
 from app.policies.offline.fields import select_fields
 from app.policies.offline.grader import ANSWERABLE_FEATURES
 from app.policies.offline.intent import pattern
-from app.policies.offline.lexicon import key_terms
 from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import FEATURES
 from app.settings import Settings
@@ -78,7 +77,7 @@ def question_rows(services: Container, tools: AgentTools, split: str, dataset: P
         sf = SearchFilters(**filters)
         query = pattern(text)
         hits = services.retriever.search(query, k=CANDIDATES, filters=sf)
-        ranked = services.finding_ranker.rank(query, key_terms(query), hits, sf)
+        ranked = services.finding_ranker.rank(query, tools.query_terms(query), hits, sf)
         rows.append({
             "id": q["id"], "answerable": q["answerable"], "gold": set(q.get("gold_findings") or []), "en": language(text) == "en",
             "ids": [r.finding_id for r in ranked], "x": np.array([[r.signals[f] for f in FEATURES] for r in ranked]),

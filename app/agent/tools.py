@@ -20,7 +20,7 @@ from app.retrieval.finding_rank import MAX_FINDINGS, evidence_for
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
-from graph.vocab import SECTION_KINDS
+from graph.vocab import SECTION_KINDS, language
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 CANDIDATES = 20
@@ -47,7 +47,7 @@ class AgentTools:
         else:
             hits = self.container.retriever.search_many(queries, k=depth, filters=sf)
         query = queries[-1]
-        ranked = self.container.finding_ranker.rank(query, key_terms(query), hits, sf)
+        ranked = self.container.finding_ranker.rank(query, self.query_terms(query), hits, sf)
         retrieved = {h.finding_id for h in hits}
         missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
         extra: dict[str, list[Evidence]] = {}
@@ -56,6 +56,15 @@ class AgentTools:
         docs = evidence_for(ranked, hits, extra)[:k]
         report_level = [h for h in hits[:k] if not h.finding_id][: max(0, k - len(docs))][:2]
         return [d.model_dump() for d in [*docs, *report_level]]
+
+    def query_terms(self, query: str) -> set[str]:
+        """The query's key terms; an English query also gets the Korean audit terms its words
+        name in the glossary (sop/glossary.tsv: 'sick leave' -> 병가), so it can match findings
+        written in Korean."""
+        terms = key_terms(query)
+        if language(query) == "en":
+            terms |= key_terms(" ".join(self.container.glossary.terms_in(query)))
+        return terms
 
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
         """What the question asks about that the ingested reports do not cover: report years

@@ -15,12 +15,26 @@ from app.container import Container
 from app.eval.answers import KINDS, load_gold, run, summarize
 
 GOLD = ROOT / "data" / "eval" / "answers"
+FOLLOWUPS = ROOT / "data" / "eval" / "followups"
+"""The blind multi-turn set for follow-up / pivot decisions (written after the router rules)."""
 COMMAND = "aura eval answers --dataset data/eval/answers --json"
 
 
 def answer_rows(services: Container, gold_dir: Path = GOLD) -> Iterator[dict[str, Any]]:
     recs = run(services, load_gold(gold_dir, "all"))
     yield from summary_rows({split: summarize([r for r in recs if r.get("split") == split]) for split in ("dev", "test")})
+    if (FOLLOWUPS / "conversations.jsonl").is_file():
+        yield from followup_rows(run(services, load_gold(FOLLOWUPS, "all"), next_steps=False))
+
+
+def followup_rows(recs: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Follow-up / pivot decisions and answers on the blind multi-turn set, per split."""
+    for split in ("dev", "test"):
+        conv = summarize([r for r in recs if r.get("split") == split]).get("conversations")
+        if conv:
+            yield {"figure": "answer_followups", "split": split, "load1": load1(),
+                   "command": "aura eval answers --dataset data/eval/followups --no-next-steps",
+                   **{k: v for k, v in conv.items() if k != "decision_errors"}, "decision_errors": len(conv["decision_errors"])}
 
 
 def summary_rows(by_split: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:

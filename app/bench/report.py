@@ -236,13 +236,15 @@ def _answer_table(rows: list[dict[str, Any]], split: str) -> list[str]:
         md.append(f"| {r['kind']} | " + " | ".join(_f(r.get(k), ANSWER_DIGITS.get(k, 3)) for k, _ in ANSWER_COLS) + f" | {extra or '-'} |")
     ab = next((r for r in rows if r.get("figure") == "answer_abstention" and r["split"] == split), None)
     conv = next((r for r in rows if r.get("figure") == "answer_conversations" and r["split"] == split), None)
+    follow = next((r for r in rows if r.get("figure") == "answer_followups" and r["split"] == split), None)
     if ab:
         md += ["", f"Abstention (positive: the reports hold no answer): precision {_f(ab['precision'], 3)}, "
                f"recall {_f(ab['recall'], 3)}, F1 {_f(ab['f1'], 3)}; false abstentions {len(ab['false_abstentions'])}."]
-    if conv:
-        md += [f"Conversations: {conv['conversations']} ({conv['turns']} turns); follow-up/pivot decisions on later turns "
-               f"{_f(conv['decision_accuracy_later_turns'], 3)} (follow-ups {_f(conv['follow_up_accuracy'], 3)}, "
-               f"pivots {_f(conv['pivot_accuracy'], 3)}); top-1 on answerable turns {_f(conv.get('top1'), 3)}."]
+    for name, c in (("Conversations", conv), ("Blind follow-up set (`data/eval/followups`)", follow)):
+        if c:
+            md += [f"{name}: {c['conversations']} ({c['turns']} turns); follow-up/pivot decisions on later turns "
+                   f"{_f(c['decision_accuracy_later_turns'], 3)} (follow-ups {_f(c['follow_up_accuracy'], 3)}, "
+                   f"pivots {_f(c['pivot_accuracy'], 3)}); top-1 on answerable turns {_f(c.get('top1'), 3)}."]
     return md + [""]
 
 

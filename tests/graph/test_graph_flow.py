@@ -240,3 +240,20 @@ def test_a_fast_list_is_retained_in_the_order_shown():
     state, _ = run(FakeServices(pol, sql_result=rows), "가람시 지적사항 목록")
     assert [d["finding_id"] for d in state["retained_documents"]] == ["F7", "F3"]
     assert state["coverage"] == "full"
+
+
+def test_a_utility_rewrite_that_finds_nothing_keeps_the_earlier_evidence():
+    pol = ScriptedPolicies(track="deep", useful=[False], relevant=[True, True])
+    svc = FakeServices(pol)
+    # after the first answer, nothing is relevant any more (the rewrite dropped what mattered)
+    original = pol.grade
+
+    def grade_then_nothing(question, docs):
+        if pol.calls.count("grade") >= 1:
+            pol.relevant = [False] * len(docs)
+        return original(question, docs)
+
+    pol.grade = grade_then_nothing
+    state, _ = run(svc, "가람시 지적사항")
+    assert "decline" not in pol.calls
+    assert state["coverage"] == "partial" and [d["chunk_id"] for d in state["documents"]][:1] == ["c1"]
