@@ -14,6 +14,7 @@ from app.ingest.pipeline import finding_id_for, report_id_for
 from tests.conftest import BAI_REPORTS, ROOT, require_shared
 
 GOLD = ROOT / "data" / "eval" / "answers"
+FOLLOWUPS = ROOT / "data" / "eval" / "followups"
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +41,17 @@ def test_counts_and_fields():
     assert len(load_gold(GOLD, "test").questions) < len(load_gold(GOLD, "dev").questions)
 
 
-def test_gold_matches_the_parsed_reports(finding_texts):
-    gold = load_gold(GOLD)
+def test_the_blind_follow_up_set_is_well_formed():
+    convs = load_gold(FOLLOWUPS).conversations
+    later = [t for c in convs for t in c["turns"][1:]]
+    assert len(convs) >= 30 and all(c["turns"][0]["expect"] == "new" for c in convs)
+    assert sum(t["expect"] == "follow_up" for t in later) >= 40 and sum(t["expect"] == "new" for t in later) >= 40
+    assert {c["split"] for c in convs} == {"dev", "test"}
+
+
+@pytest.mark.parametrize("directory", [GOLD, FOLLOWUPS], ids=["answers", "followups"])
+def test_gold_matches_the_parsed_reports(finding_texts, directory):
+    gold = load_gold(directory)
     turns = [t for c in gold.conversations for t in c["turns"]]
     for item in [*gold.questions, *turns]:
         for fid in [*item.get("gold_findings", []), *item.get("near_findings", [])]:
@@ -51,7 +61,7 @@ def test_gold_matches_the_parsed_reports(finding_texts):
 
 
 def test_bad_gold_is_a_clear_error(tmp_path):
-    with pytest.raises(GoldError, match="not found"):
+    with pytest.raises(GoldError, match="neither .*questions.jsonl nor .*conversations.jsonl found"):
         load_gold(tmp_path)
     (tmp_path / "questions.jsonl").write_text('{"id": "x"\n', encoding="utf-8")
     with pytest.raises(GoldError, match="questions.jsonl:1: not JSON"):
