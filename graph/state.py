@@ -92,10 +92,6 @@ class AuraState(InputState, total=False):
     set_aside: list[Doc]
     """The best passages grading rejected (one per finding): shown only as references, never
     as the answer's evidence, when the turn declines."""
-    answered_documents: list[Doc]
-    """The evidence this turn's last answer was written from: if a rewrite for a more useful
-    answer then finds nothing relevant, the turn answers from these again (coverage partial)
-    rather than declining."""
     coverage: Coverage | None
     """How far the reports answer the question: 'full', 'partial' (the answer misses part of
     what was asked) or 'none' (nothing in the reports answers it; the turn declined). None on

@@ -105,7 +105,6 @@ def build(services: GraphServices):
             update["documents"] = docs  # the references the [n] markers point at
         elif docs:
             update["retained_documents"] = docs
-            update["answered_documents"] = docs
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
             update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))
         what = f"regeneration {regenerations}: " if feedback else ""

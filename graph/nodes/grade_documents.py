@@ -50,12 +50,7 @@ def build(services: GraphServices):
         needs_rewrite = not kept and can_rewrite
         then = "; rewriting the query" if needs_rewrite else ("; rewrite cap reached" if not kept else "")
         update: dict[str, Any] = {"documents": kept, "needs_rewrite": needs_rewrite}
-        earlier = state.get("answered_documents") or []
-        if not kept and not needs_rewrite and earlier:
-            # a rewrite for a more useful answer found nothing: the evidence already answered from stands
-            update["documents"] = earlier
-            then += "; keeping the evidence answered from before the rewrite"
-        elif not kept:
+        if not kept:
             update["set_aside"] = set_aside(rejected)
         findings = len({d.get("finding_id") for d in kept if d.get("finding_id")})
         return update, StepInfo(f"{len(kept)} of {len(docs)} passages relevant ({findings} findings){then}", decided)

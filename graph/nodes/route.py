@@ -78,7 +78,6 @@ def build(services: GraphServices):
             "regeneration_count": 0,
             "documents": [],
             "set_aside": [],
-            "answered_documents": [],
             "scope_gaps": [],
             "coverage": None,
             "retained_documents": retained,

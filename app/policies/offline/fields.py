@@ -30,6 +30,16 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
 }
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
+def short_region_forms(name: str) -> set[str]:
+    """'부산광역시' is also '부산시', '강원특별자치도' '강원도', as auditors write them."""
+    out = set()
+    for long, short in (("광역시", "시"), ("특별자치도", "도"), ("특별자치시", "시"), ("특별시", "시")):
+        head = name.split()[0]
+        if head.endswith(long) and len(head) > len(long) + 1:
+            out.add(head[: -len(long)] + short + name[len(head):])
+    return out
+
+
 _YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
 """A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
 _YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
@@ -49,7 +59,7 @@ class Catalog:
         cat = cls()
         for name in sorted({n.strip() for n in names if n and n.strip()}):
             cat.names.append(name)
-            forms = {name, _REGION_PREFIX.sub("", name)}
+            forms = {name, _REGION_PREFIX.sub("", name), *short_region_forms(name)}
             for full, shorts in AGENCY_ALIASES.items():
                 if full in name:
                     forms.update(shorts)

@@ -72,10 +72,19 @@ _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|f
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
 FACET_TERMS = frozenset(
-    "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 요약 정리 의견 문제 문제점 이유 감사원 결과 "
-    "내용 요지 핵심 법적 위반 action law article disposition amount summary reason".split()
+    "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
+    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 "
+    "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
+    "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
+    "briefly brief short detail details".split()
 )
 """Words of a follow-up that asks for another facet of the same case, not for a new topic."""
+FUNCTION_WORDS = frozenset(
+    "the a an to of in on for at by with from is are was were be been did do does get got they them their it its this that "
+    "these those there just only also then so and or but ignore find issue one case big much many how what which when where "
+    "why".split()
+)
+"""English words that carry no topic (Korean particles never reach the key terms)."""
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
 
@@ -151,8 +160,10 @@ class OfflineRouter:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
 
-        follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained)
-        if follow_up and not ords and not institutions and not _OTHER.search(q) and (_CASE_REF.search(q) or terms <= FACET_TERMS):
+        follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained, y0, y1)
+        if follow_up and not ords and not institutions and not _OTHER.search(q) and (
+            _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
+        ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         return RouteDecision(
             reasoning=why,
@@ -171,7 +182,7 @@ class OfflineRouter:
 
     def _continuity(
         self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn],
-        retained: list[Doc],
+        retained: list[Doc], y0: int | None = None, y1: int | None = None,
     ) -> tuple[bool, bool]:
         """(follow_up, pivot). Only meaningful when documents are retained from earlier turns."""
         if not retained or track == "chat":
@@ -185,7 +196,9 @@ class OfflineRouter:
             return same, not same
         if track == "report":
             return True, False
-        if not terms - FACET_TERMS:  # '근거 조항은?', '처분은 뭐였어?': another facet of the same case
+        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained):
+            return False, True  # another period
+        if len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1:  # '근거 조항은?', '누락 규모 얼마였어': another facet
             return True, False
         if self.best_findings is not None:  # a problem pattern: is it one of the retained findings?
             best = self.best_findings(q)[:1]

@@ -51,8 +51,8 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc]) -> Verificatio
     q_terms = key_terms(question)
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     evidence_terms = key_terms(" ".join(s.text for s in answer.sentences))
-    for d in cited_docs:
-        evidence_terms |= key_terms(f"{d.get('heading', '')}\n{d['text']}")
+    for d in cited_docs:  # the finding's institutions count: '곡성군의회 지적사항' is answered by its findings
+        evidence_terms |= key_terms(f"{d.get('heading', '')}\n{d['text']}\n{' '.join(d.get('institutions') or [])}")
     utility = coverage(q_terms, evidence_terms) if q_terms else (1.0 if cited_docs else 0.0)
     missing = missing_facet(question, answer, cited_docs)
     grounded = not unsupported
