@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from app.eval.cli import eval_app
+from app.feedback.cli import feedback_app
 from app.settings import Settings
 from graph.vocab import DISPOSITIONS, MODES
 
@@ -23,6 +24,7 @@ bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=T
 app.add_typer(sop_app, name="sop")
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
+app.add_typer(feedback_app, name="feedback")
 
 out = Console()
 err = Console(stderr=True)

@@ -30,6 +30,7 @@ NOT_FOUND = {404: _doc("No such resource for this API key (resources of other ke
 CONFLICT = {409: _doc("Another turn on this thread is running; send the message again when it is done.")}
 TOO_LARGE = {413: _doc("The upload is larger than AURA_MAX_UPLOAD_MB.")}
 UNSUPPORTED = {415: _doc("A file type that AURA cannot read; nothing was stored.")}
+GONE = {410: _doc("The document's source file was moved, deleted or changed after it was ingested; detail says which file and what to do.")}
 UNAVAILABLE = {503: _doc("The vector store (Milvus) is unavailable; the turn was not saved.")}
 
 def as_json(responses: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:

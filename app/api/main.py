@@ -17,7 +17,18 @@ from app.api.errors import install_handlers
 from app.api.jobs import IngestWorker
 from app.api.limits import UploadSizeGuard
 from app.api.metrics import Metrics, MetricsMiddleware
-from app.api.routes import chat, chunks, documents, findings, health, reports, threads
+from app.api.routes import (
+    chat,
+    chunks,
+    documents,
+    feedback,
+    findings,
+    health,
+    pages,
+    reports,
+    thread_records,
+    threads,
+)
 from app.api.turns import Turns
 from app.container import Container
 
@@ -44,6 +55,8 @@ def create_app(services: Container | None = None, agent: Agent | None = None, ap
         app.state.worker.start(resume=True)
         yield
         app.state.worker.stop()
+        if (pages_renderer := getattr(app.state, "page_renderer", None)) is not None:
+            pages_renderer.close()
         if owns_services:
             services.close()
 
@@ -71,6 +84,8 @@ def create_app(services: Container | None = None, agent: Agent | None = None, ap
     app.include_router(findings.router)
     app.include_router(reports.router)
     app.include_router(chunks.router)
+    for extra in (pages, thread_records, feedback):  # the auditor's workbench
+        app.include_router(extra.router)
     return app
 
 

@@ -78,6 +78,7 @@ class TurnOut(BaseModel):
     llm_calls: int = 0
     fallbacks: list[str] = Field([], description="Nodes where the LLM failed and the offline policy decided.")
     report_id: str | None = Field(None, description="Id of the stored report draft when this turn made one (GET /v1/reports/{id}).")
+    turn_id: str | None = Field(None, description="The turn's id in its thread (feedback, working paper: GET /v1/threads/{id}/turns).")
 
 
 # -- threads -------------------------------------------------------------------------------------

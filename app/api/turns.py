@@ -26,8 +26,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.agent.runner import Agent, validate_message
 from app.api.errors import VECTOR_ERRORS, vector_detail
 from app.api.metrics import Metrics
-from app.db.models import ReportDraft, ThreadRecord
+from app.db.models import ReportDraft, ThreadRecord, TurnLog
 from app.keys import KeyInfo
+from app.workpaper.versions import current_versions
 
 log = logging.getLogger("aura.api")
 
@@ -109,9 +110,9 @@ class Turns:
                 self.rollback(turn)
                 self.metrics.turn_errors.labels(cause=_cause(exc)).inc()
                 raise
-            draft_id = self._record(turn, key, _ready_draft(result))
+            draft_id, turn_id = self._record(turn, key, _ready_draft(result))
         self.metrics.record_turn(result)
-        return {**result, "report_id": draft_id}
+        return {**result, "report_id": draft_id, "turn_id": turn_id}
 
     def stream(self, turn: PreparedTurn, key: KeyInfo) -> Iterator[tuple[str, dict[str, Any]]]:
         """(event name, data) pairs; the last is 'done' or 'error'."""
@@ -132,7 +133,7 @@ class Turns:
                     draft_id = self._store_draft(data["draft"], turn.thread_id, key)
                     data["report_id"] = draft_id
                 elif name == "done":
-                    self._record(turn, key, None)
+                    _, data["turn_id"] = self._record(turn, key, None)
                     self.metrics.record_turn(data)
                     data["report_id"] = draft_id
                     finished = True
@@ -149,8 +150,11 @@ class Turns:
                     self._delete_draft(draft_id)
 
     # -- storage ---------------------------------------------------------------------------------
-    def _record(self, turn: PreparedTurn, key: KeyInfo, draft: dict[str, Any] | None) -> str | None:
+    def _record(self, turn: PreparedTurn, key: KeyInfo, draft: dict[str, Any] | None) -> tuple[str | None, str | None]:
+        """Own the thread, store the draft, log the turn (its id: the checkpoint that ends it,
+        and the versions that answered it). (draft id, turn id)."""
         now = datetime.now(UTC)
+        turn_id = self.latest_checkpoint(turn.thread_id)
         with self.sessions() as s:
             rec = s.get(ThreadRecord, turn.thread_id)
             if rec is None:
@@ -159,8 +163,11 @@ class Turns:
             else:
                 rec.updated_at = now
             draft_id = _add_draft(s, draft, turn.thread_id, key) if draft else None
+            if turn_id:
+                s.merge(TurnLog(turn_id=turn_id, thread_id=turn.thread_id, owner_key_id=key.id,
+                                versions=current_versions(self.agent.services.settings), created_at=now))
             s.commit()
-        return draft_id
+        return draft_id, turn_id
 
     def _store_draft(self, draft: dict[str, Any], thread_id: str, key: KeyInfo) -> str:
         with self.sessions() as s:

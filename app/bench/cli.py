@@ -83,6 +83,19 @@ def register(bench_app: typer.Typer) -> None:
         if out:
             out.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows), encoding="utf-8")
 
+    @bench_app.command("pages")
+    def pages(passages: Annotated[int, typer.Option(min=1, help="Cited passages to render.")] = 60) -> None:
+        """Cited-page rendering (GET /v1/chunks/{id}/page) p50/p95, warm and cached, on the 12
+        real reports ingested into a temporary store."""
+        from app.bench.common import real_store
+        from app.bench.pages import bench_pages
+
+        with tempfile.TemporaryDirectory(prefix="aura-bench-") as tmp:
+            services, _ = real_store(Path(tmp) / "var")
+            for row in bench_pages(services, passages):
+                _emit(row)
+            services.close()
+
     @bench_app.command("api-memory")
     def api_memory() -> None:
         """Resident memory of `aura serve` after start-up on the 12-report store."""

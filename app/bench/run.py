@@ -46,6 +46,7 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
     from app.bench.ingest import ingest_row, parse_only
     from app.bench.latency import bench_latency
     from app.bench.llm_budget import bench_llm_budget
+    from app.bench.pages import bench_pages
     from app.container import Container
     from app.ingest.pipeline import expand_paths
     from app.ingest.sop import ingest_sop_dir
@@ -78,6 +79,8 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
         for row in bench_llm_budget(services):
             emit({**row, "command": "aura bench llm-budget"})
         for row in answer_rows(services):
+            emit(row)
+        for row in bench_pages(services):
             emit(row)
         close_store(services)  # Milvus Lite: one process per data dir; the API gets it next
 

@@ -41,6 +41,9 @@ class Report(Base):
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), default="audit_report")
     source_file: Mapped[str] = mapped_column(String(512))
+    source_path: Mapped[str | None] = mapped_column(Text, default=None)
+    """The absolute path the file was ingested from (a shared report where it lies, an upload
+    under ``<data_dir>/uploads/``), for showing its pages; None in stores made before it."""
     sha256: Mapped[str] = mapped_column(String(64), index=True)
     format: Mapped[str] = mapped_column(String(8))
     title: Mapped[str] = mapped_column(String(512))
@@ -141,6 +144,9 @@ class SopDocument(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     title: Mapped[str] = mapped_column(String(256))
     source_file: Mapped[str] = mapped_column(String(512))
+    source_path: Mapped[str | None] = mapped_column(Text, default=None)
+    """The absolute path the file was ingested from (a shared report where it lies, an upload
+    under ``<data_dir>/uploads/``), for showing its pages; None in stores made before it."""
     sha256: Mapped[str] = mapped_column(String(64))
 
     clauses: Mapped[list[SopClause]] = relationship(
@@ -158,7 +164,7 @@ class SopClause(Base):
     text: Mapped[str] = mapped_column(Text)
 
 
-_ADDED_COLUMNS = {"chunks": ("lexical", "lexical_words")}
+_ADDED_COLUMNS = {"chunks": ("lexical", "lexical_words"), "reports": ("source_path",)}
 """Nullable columns added after the first release; ``create_all`` does not add columns to an
 existing table, so a store created before them gets them here."""
 
@@ -232,5 +238,40 @@ class ReportDraft(Base):
     title: Mapped[str] = mapped_column(String(512))
     sections: Mapped[list[dict]] = mapped_column(JSON, default=list)
     findings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TurnLog(Base):
+    """One answered API turn: which checkpoint ends it (its ``turn_id``) and the versions that
+    produced it (app, embedding model, LLM), for the thread's working paper."""
+
+    __tablename__ = "api_turns"
+
+    turn_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    thread_id: Mapped[str] = mapped_column(String(128), index=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_credentials.id", ondelete="CASCADE"), index=True)
+    versions: Mapped[dict] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class Feedback(Base):
+    """An auditor's 👍/👎 and comment on one answer (a turn of a thread), one per key and turn;
+    the question and answer are copied so an export stands on its own."""
+
+    __tablename__ = "api_feedback"
+    __table_args__ = (UniqueConstraint("owner_key_id", "turn_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    owner_key_id: Mapped[int] = mapped_column(ForeignKey("api_credentials.id", ondelete="CASCADE"), index=True)
+    thread_id: Mapped[str] = mapped_column(String(128), index=True)
+    turn_id: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[str] = mapped_column(String(8))
+    """'up' | 'down'."""
+    comment: Mapped[str] = mapped_column(Text, default="")
+    question: Mapped[str] = mapped_column(Text, default="")
+    answer: Mapped[str] = mapped_column(Text, default="")
+    coverage: Mapped[str | None] = mapped_column(String(16), default=None)
+    cited_findings: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

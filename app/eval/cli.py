@@ -60,7 +60,7 @@ def retrieval(
 
 @eval_app.command("answers")
 def answers(
-    dataset: Annotated[Path, typer.Option(help="Gold directory with questions.jsonl and conversations.jsonl.")] = Path("data/eval/answers"),
+    dataset: Annotated[Path, typer.Option(help="Gold directory with questions.jsonl and conversations.jsonl, or a feedback export (aura feedback export --jsonl).")] = Path("data/eval/answers"),
     split: Annotated[str, typer.Option(help="dev | test | all (all reports dev and test separately).")] = "all",
     policies: Annotated[str, typer.Option(help="offline (the default policies) | llm (the configured AURA_LLM_* endpoint).")] = "offline",
     next_steps: Annotated[bool, typer.Option(help="Run each suggested question as a follow-up (phase 4).")] = True,
@@ -78,6 +78,13 @@ def answers(
 
     if policies not in ("offline", "llm"):
         raise typer.BadParameter("use --policies offline or --policies llm")
+    from app.feedback.gold import is_feedback_export
+
+    if is_feedback_export(dataset):
+        from app.feedback.eval import feedback_candidates
+
+        sys.stdout.write(json.dumps(feedback_candidates(dataset, policies, details), ensure_ascii=False) + "\n")
+        return
     try:
         gold = load_gold(dataset, split)
     except GoldError as exc:

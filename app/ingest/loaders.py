@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from app.ingest.hwp import hwp_pages, hwpx_pages
 from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
 from app.ingest.parsed import LoadedDocument
+from app.pdfium_lock import PDFIUM_LOCK
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -34,16 +35,17 @@ def _pdf_pages(path: Path) -> list[str]:
         raise LoadError("not a PDF file (no %PDF header)")
     if b"%%EOF" not in data[-_PDF_EOF_WINDOW:]:
         raise LoadError("PDF file is truncated or damaged (no end-of-file marker)")
-    try:
-        pdf = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        if "password" in str(exc).lower():
-            raise LoadError("password-protected PDF is not supported") from exc
-        raise LoadError(f"damaged or unreadable PDF ({exc})") from exc
-    try:
-        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
-    finally:
-        pdf.close()
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as exc:
+            if "password" in str(exc).lower():
+                raise LoadError("password-protected PDF is not supported") from exc
+            raise LoadError(f"damaged or unreadable PDF ({exc})") from exc
+        try:
+            return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+        finally:
+            pdf.close()
 
 
 def _decode_text(raw: bytes) -> str:

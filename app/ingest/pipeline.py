@@ -133,6 +133,9 @@ class Ingestor:
         with self.sessions() as session:
             old = session.get(Report, report_id)
             if old is not None and old.sha256 == doc.sha256:
+                if old.source_path != (where := str(Path(path).resolve())):  # found again elsewhere
+                    old.source_path = where
+                    session.commit()
                 return FileResult(name, "unchanged", report_id, len(old.findings), 0)
         try:
             kind, parsed = parse_document(doc)
@@ -153,6 +156,7 @@ class Ingestor:
             id=report_id,
             kind=kind,
             source_file=Path(path).name,
+            source_path=str(Path(path).resolve()),
             sha256=sha256,
             format=fmt,
             title=parsed.title,

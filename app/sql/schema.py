@@ -9,6 +9,7 @@ SQLite tables (read-only; one SELECT, at most 200 rows; nothing else is queryabl
 
 reports -- one ingested file, usually a 감사원 audit report
   id TEXT PK (e.g. 'jj20250925_091048'), kind ('audit_report' | 'document'), source_file,
+  source_path (absolute path the file was ingested from),
   sha256, format ('pdf' | 'hwp' | 'hwpx' | 'docx'), title (report title), audit_type
   (e.g. '기관정기감사', '성과감사', '특정사안감사'), report_date (text, e.g. '2025. 9.'),
   year INTEGER, month INTEGER, institutions (JSON array text of audited institutions),

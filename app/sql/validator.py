@@ -16,7 +16,7 @@ from graph.ports import SqlRejected
 ALLOWED_COLUMNS: dict[str, frozenset[str]] = {
     "reports": frozenset(
         {
-            "id", "kind", "source_file", "sha256", "format", "title", "audit_type",
+            "id", "kind", "source_file", "source_path", "sha256", "format", "title", "audit_type",
             "report_date", "year", "month", "institutions", "page_count", "ingested_at",
         }
     ),

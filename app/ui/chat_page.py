@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.ui import errors, report_panel
+from app.ui import errors, report_panel, workbench
 from app.ui.citations import STYLE
 from app.ui.client import ApiClient, ApiError
 from app.ui.i18n import current_lang, t
@@ -69,9 +69,19 @@ def thread_sidebar(client: ApiClient, current: str) -> None:
 
 
 def _history(client: ApiClient, thread_id: str) -> list[dict[str, Any]]:
-    """This session's turns of the thread; a thread from earlier sessions as plain messages."""
+    """The thread's turns with their evidence and steps, read back from the API (a thread from
+    an earlier session shows its citations again); plain messages if those cannot be read."""
     turns = st.session_state.setdefault("turns", {})
     if thread_id not in turns:
+        try:
+            recorded = client.turns(thread_id)
+            turns[thread_id] = [e for r in recorded for e in (
+                {"role": "user", "text": r["question"], "turn": None},
+                {"role": "assistant", "text": r["answer"], "turn": r})]
+            return turns[thread_id]
+        except ApiError as exc:
+            if exc.status != 404:
+                errors.show(exc)
         try:
             messages = client.thread(thread_id)["messages"]
         except ApiError as exc:
@@ -119,6 +129,8 @@ def render(client: ApiClient) -> None:
             else:
                 st.markdown(entry["text"])
 
+    if history:
+        workbench.thread_tools(client, thread_id, next((e["text"] for e in history if e["role"] == "user"), thread_id))
     if report_id := st.session_state.get("active_report"):
         report_panel.render(client, report_id)
 

@@ -166,3 +166,31 @@ class ApiClient:
 
     def export_report(self, report_id: str, fmt: str) -> bytes:
         return self._request("GET", f"/v1/reports/{report_id}/export", params={"format": fmt}).content
+
+    # -- the auditor's workbench -------------------------------------------------------------
+    def chunk_page(self, chunk_id: str, span: list[int] | None = None) -> dict[str, Any]:
+        """The cited page: {kind: 'png', png, page, boxes, located} for a PDF source, or
+        {kind: 'text', ...the API's text view} for a source without fixed pages."""
+        params = {"start": span[0], "end": span[1]} if span and len(span) == 2 else None
+        r = self._request("GET", f"/v1/chunks/{chunk_id}/page", params=params)
+        if r.headers.get("content-type", "").startswith("image/png"):
+            return {"kind": "png", "png": r.content, "page": int(r.headers.get("x-aura-page", "0")),
+                    "boxes": json.loads(r.headers.get("x-aura-highlight") or "[]"),
+                    "located": r.headers.get("x-aura-located", "none")}
+        return {"kind": "text", **r.json()}
+
+    def turns(self, thread_id: str) -> list[dict[str, Any]]:
+        return self._json("GET", f"/v1/threads/{thread_id}/turns")
+
+    def thread_reports(self, thread_id: str) -> list[dict[str, Any]]:
+        return self._json("GET", f"/v1/threads/{thread_id}/reports")
+
+    def export_thread(self, thread_id: str, fmt: str) -> bytes:
+        return self._request("GET", f"/v1/threads/{thread_id}/export", params={"format": fmt}).content
+
+    def send_feedback(self, thread_id: str, turn_id: str, rating: str, comment: str = "") -> dict[str, Any]:
+        body = {"thread_id": thread_id, "turn_id": turn_id, "rating": rating, "comment": comment}
+        return self._json("POST", "/v1/feedback", json=body)
+
+    def my_feedback(self) -> list[dict[str, Any]]:
+        return self._json("GET", "/v1/feedback")

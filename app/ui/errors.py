@@ -9,7 +9,7 @@ from app.ui.i18n import translate
 def describe(exc: ApiError, lang: str = "ko") -> str:
     if exc.status is None:
         return translate(lang, "err_connect", detail=exc.detail)
-    if exc.status in (401, 404, 409, 413, 415, 503):
+    if exc.status in (401, 404, 409, 410, 413, 415, 503):
         return translate(lang, f"err_{exc.status}", detail=exc.detail)
     key = "err_5xx" if exc.status >= 500 else "err_4xx"
     return translate(lang, key, status=exc.status, detail=exc.detail)

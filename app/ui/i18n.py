@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.ui.i18n_workbench import WORKBENCH
 from graph.vocab import SECTION_LABELS, section_label
 
 LANGS = ("ko", "en")
@@ -265,6 +266,8 @@ NODES: dict[str, dict[str, str]] = {
 }
 
 SECTIONS = SECTION_LABELS
+for _lang in LANGS:
+    STRINGS[_lang].update(WORKBENCH[_lang])
 
 
 def current_lang() -> str:

@@ -1,5 +1,5 @@
 """The report drafting panel: the draft's sections prefilled with their citations, editable,
-saved with PUT /v1/reports/{id}, exported as DOCX and Markdown from the saved draft."""
+saved with PUT /v1/reports/{id}, exported as DOCX, HWPX and Markdown from the saved draft."""
 
 from __future__ import annotations
 
@@ -99,13 +99,17 @@ def render(client: ApiClient, report_id: str) -> None:
         if title != saved_title or [s["text"] for s in edited] != saved_sections:
             st.caption(t("unsaved"))
 
-        save, docx, md = st.columns(3)
+        save, docx, hwpx, md = st.columns(4)
         save.button(t("save"), key="report-save", type="primary", icon=":material/save:", width="stretch",
                     on_click=_save, args=(client, report_id))
         docx.download_button(
             t("export_docx"), data=_exporter(client, report_id, "docx"), file_name=file_name(draft["title"], "docx"),
             mime="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
             key="report-docx", icon=":material/description:", on_click="ignore", width="stretch",
+        )
+        hwpx.download_button(
+            t("export_hwpx"), data=_exporter(client, report_id, "hwpx"), file_name=file_name(draft["title"], "hwpx"),
+            mime="application/hwp+zip", key="report-hwpx", icon=":material/description:", on_click="ignore", width="stretch",
         )
         md.download_button(
             t("export_md"), data=_exporter(client, report_id, "md"), file_name=file_name(draft["title"], "md"),

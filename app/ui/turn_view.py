@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app.ui import errors
+from app.ui import errors, workbench
 from app.ui.citations import passage_html
 from app.ui.client import ApiClient, ApiError
 from app.ui.i18n import node_name, section_name, t
@@ -86,10 +86,14 @@ def citation(client: ApiClient, e: dict[str, Any], key: str) -> None:
         if chunk.get("dispositions"):
             meta.append(f"**{t('dispositions')}** " + " ".join(f":orange-badge[{d}]" for d in chunk["dispositions"]))
         st.markdown("  \n".join(_md(m) for m in meta))
-        if not found:
-            st.caption(t("quote_not_located"))
-            st.markdown(f"> {_md(e.get('quote') or '')}")
-        st.markdown(body, unsafe_allow_html=True)
+        page, passage = st.columns([1, 1], gap="medium")
+        with page:
+            workbench.page_view(client, e)
+        with passage:
+            if not found:
+                st.caption(t("quote_not_located"))
+                st.markdown(f"> {_md(e.get('quote') or '')}")
+            st.markdown(body, unsafe_allow_html=True)
 
 
 # -- the whole turn ------------------------------------------------------------------------
@@ -147,6 +151,7 @@ def render_turn(client: ApiClient, turn: dict[str, Any], key: str) -> None:
             t("open_report"), key=f"open-report-{key}", icon=":material/edit_document:",
             on_click=st.session_state.__setitem__, args=("active_report", turn["report_id"]),
         )
+    workbench.feedback(client, turn, key)
     if turn.get("steps"):
         total = sum(s.get("ms") or 0 for s in turn["steps"]) / 1000
         with st.expander(f"{t('steps')} · {t('done_steps', n=len(turn['steps']), sec=total)} · {t('track_label', track=turn.get('track'))}", icon=":material/timeline:"):

@@ -15,6 +15,12 @@ EXPECTED = {
     ("put", "/v1/reports/{report_id}"): {"401", "404", "422"},
     ("get", "/v1/reports/{report_id}/export"): {"401", "404", "422"},
     ("get", "/v1/chunks/{chunk_id}"): {"401", "404", "422"},
+    ("get", "/v1/chunks/{chunk_id}/page"): {"400", "401", "404", "410", "422"},
+    ("get", "/v1/threads/{thread_id}/turns"): {"401", "404", "422"},
+    ("get", "/v1/threads/{thread_id}/reports"): {"401", "404", "422"},
+    ("get", "/v1/threads/{thread_id}/export"): {"401", "404", "422"},
+    ("post", "/v1/feedback"): {"401", "404", "422"},
+    ("get", "/v1/feedback"): {"401", "422"},
     ("get", "/healthz"): set(),
     ("get", "/readyz"): {"503"},
     ("get", "/metrics"): set(),
@@ -47,3 +53,15 @@ def test_contract_details(client):
     assert "report_id" in doc["components"]["schemas"]["TurnOut"]["properties"]
     export = doc["paths"]["/v1/reports/{report_id}/export"]["get"]["responses"]["200"]["content"]
     assert {"application/vnd.openxmlformats-officedocument.wordprocessingml.document", "text/markdown"} <= set(export)
+
+
+def test_workbench_contracts(client):
+    doc = client.get("/openapi.json").json()
+    page = doc["paths"]["/v1/chunks/{chunk_id}/page"]["get"]["responses"]["200"]
+    assert {"image/png", "application/json"} <= set(page["content"]) and "X-Aura-Highlight" in page["headers"]
+    report = doc["paths"]["/v1/reports/{report_id}/export"]["get"]["responses"]["200"]["content"]
+    assert "application/hwp+zip" in report
+    paper = doc["paths"]["/v1/threads/{thread_id}/export"]["get"]["responses"]["200"]["content"]
+    assert {"application/hwp+zip", "application/json",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"} <= set(paper)
+    assert "turn_id" in doc["components"]["schemas"]["TurnOut"]["properties"]

@@ -1,6 +1,7 @@
 """The UI end to end in headless Chromium: `aura serve` on a store with the fictional samples,
 `aura ui` on it, and an auditor's path through both: a deep question, its citations, a report
-draft edited, saved and exported. Screenshots of each stage go to tests/artifacts/.
+draft edited, saved and exported; then the workbench on a real report (the cited page, HWPX,
+feedback, the working paper). Screenshots of each stage go to tests/artifacts/.
 
 Needs Debian's Chromium (never a downloaded browser):
     apt-get install -y chromium fonts-nanum fonts-droid-fallback
@@ -9,6 +10,7 @@ Needs Debian's Chromium (never a downloaded browser):
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import signal
@@ -18,13 +20,17 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urljoin
 
 import httpx
 import pytest
 from docx import Document
+from PIL import Image
 from playwright.sync_api import expect
 
-from tests.conftest import EMBED_CACHE, ROOT, SAMPLES
+from app.ingest.loaders import load_document
+from app.pages.render import HIGHLIGHT
+from tests.conftest import BAI_REPORTS, EMBED_CACHE, ROOT, SAMPLES, require_shared
 
 pytestmark = pytest.mark.browser
 
@@ -306,3 +312,122 @@ def test_documents_and_findings_pages(page, servers):
     expect(page.get_by_text("sample_numbered-F01")).to_have_count(1)
     _no_exception(page)
     page.screenshot(path=ARTIFACTS / "ui-6-findings.png")
+
+
+# -- the auditor's workbench (last: it adds a real report to the store the tests above count) ---
+REAL_REPORT = "jj20250925_091048"
+REAL_QUESTION = "해운대구 도시건축공동위원회 위원 제척 문제 분석해줘"
+COMMENT = "처분 수위 근거를 더 보여줄 것 (브라우저 확인)"
+
+
+def _api(servers, ui_store) -> httpx.Client:
+    key = ui_store[1].read_text().strip()
+    return httpx.Client(base_url=servers["api"], headers={"Authorization": f"Bearer {key}"}, timeout=120)
+
+
+def _upload_real_report(api: httpx.Client) -> None:
+    path = BAI_REPORTS / f"{REAL_REPORT}.pdf"
+    job = api.post("/v1/documents", files=[("files", (path.name, path.read_bytes(), "application/pdf"))]).json()
+    deadline = time.monotonic() + TURN_TIMEOUT_MS / 1000
+    while (state := api.get(f"/v1/documents/{job['job_id']}").json())["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline, state
+        time.sleep(0.5)
+    assert state["status"] == "done" and state["files"][0]["status"] == "ingested", state
+
+
+def _tinted_in_boxes(png: bytes, boxes: list[list[int]]) -> float:
+    """Share of the pixels inside the highlight boxes that carry the highlight's yellow."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    inside = tinted = 0
+    for left, top, right, bottom in boxes:
+        for r, g, b in image.crop((left + 3, top + 3, right - 3, bottom - 3)).getdata():
+            inside += 1
+            tinted += abs(r - HIGHLIGHT[0]) < 16 and abs(g - HIGHLIGHT[1]) < 16 and abs(b - HIGHLIGHT[2]) < 16
+    return tinted / max(inside, 1)
+
+
+def test_workbench(page, servers, ui_store):
+    require_shared()
+    api = _api(servers, ui_store)
+    _upload_real_report(api)
+
+    # 1. a deep question on the real report: a citation opens the original page beside the passage
+    page.goto(servers["ui"])
+    page.get_by_text("대화 목록").wait_for()
+    page.get_by_role("radio", name="심층 분석", exact=True).click()
+    _ask(page, REAL_QUESTION)
+    answer = page.get_by_test_id("stChatMessage").filter(has_text="근거 일치").last
+    expect(answer).to_be_visible(timeout=TURN_TIMEOUT_MS)
+    _settled(page)
+    thread_id = re.search(r"thread=([0-9a-f]+)", page.url).group(1)
+    turn = api.get(f"/v1/threads/{thread_id}/turns").json()[0]
+    cited = next(e for e in turn["evidence"] if e["report_id"] == REAL_REPORT and e.get("span"))
+    cite = answer.locator(f"[class*='st-key-cite-'][class*='-{cited['n']}']").first
+    cite.locator("summary").click()
+    image = cite.get_by_role("img", name="cited-page")
+    expect(image).to_be_visible()
+    expect(cite.locator("mark.aura-quote")).to_be_visible()
+
+    # the image shown is the API's page with the quote highlighted on it (pixel check in the box)
+    direct = api.get(f"/v1/chunks/{cited['chunk_id']}/page", params={"start": cited["span"][0], "end": cited["span"][1]})
+    assert direct.status_code == 200 and direct.headers["content-type"] == "image/png"
+    boxes = json.loads(direct.headers["x-aura-highlight"])
+    expect(cite.get_by_text(f"원본 {direct.headers['x-aura-page']}쪽")).to_be_visible()
+    shown = page.request.get(urljoin(servers["ui"], image.get_attribute("src"))).body()
+    assert Image.open(io.BytesIO(shown)).size == Image.open(io.BytesIO(direct.content)).size
+    assert boxes and _tinted_in_boxes(shown, boxes) > 0.5
+    assert _tinted_in_boxes(shown, [[0, 0, 200, 60]]) < 0.01  # and nowhere else
+    _stable(cite)
+    _scroll_to_top_of(cite)
+    page.screenshot(path=ARTIFACTS / "ui-7-page.png")
+    _no_exception(page)
+
+    # 2. feedback on the answer: 👎 with a comment, stored for this key and turn
+    rating = answer.locator("[class*='st-key-fb-']").first
+    rating.locator("[class*='-rating'] button[aria-label='Thumbs down']").click()
+    rating.get_by_label("의견 (선택)").fill(COMMENT)
+    rating.get_by_label("의견 (선택)").press("Enter")
+    rating.get_by_role("button", name="평가 보내기").click()
+    expect(page.get_by_text("평가를 보냈습니다.")).to_be_visible()
+    mine = [f for f in api.get("/v1/feedback").json() if f["turn_id"] == turn["turn_id"]]
+    assert [(f["rating"], f["comment"]) for f in mine] == [("down", COMMENT)]
+
+    # 3. a report draft exported as HWPX (re-read with AURA's loader) and DOCX
+    page.get_by_role("radio", name="보고서", exact=True).click()
+    _ask(page, "보고서 초안 작성해줘")
+    panel = page.locator(".st-key-report-panel")
+    expect(panel).to_be_visible(timeout=TURN_TIMEOUT_MS)
+    _settled(page)
+    with page.expect_download(timeout=UI_TIMEOUT_MS) as hwpx_download:
+        panel.get_by_role("button", name="HWPX 내보내기").click()
+    hwpx = Path(hwpx_download.value.path())
+    assert hwpx_download.value.suggested_filename.endswith(".hwpx")
+    text = "\n".join(load_document(hwpx.rename(hwpx.with_suffix(".hwpx"))).pages)
+    assert "해운대구" in text and "지적 사항" in text and "근거 목록" in text and f"{REAL_REPORT}-F0" in text
+    with page.expect_download(timeout=UI_TIMEOUT_MS) as docx_download:
+        panel.get_by_role("button", name="DOCX 내보내기").click()
+    assert any("해운대구" in p.text for p in Document(io.BytesIO(Path(docx_download.value.path()).read_bytes())).paragraphs)
+
+    # 4. the working paper of the thread: every turn, its evidence and the feedback
+    tools = page.locator(".st-key-workpaper")
+    tools.locator("summary").click()
+    with page.expect_download(timeout=UI_TIMEOUT_MS) as paper_json:
+        tools.get_by_role("button", name="조서 JSON").click()
+    paper = json.loads(Path(paper_json.value.path()).read_text(encoding="utf-8"))
+    assert [t["question"] for t in paper["turns"]] == [REAL_QUESTION, "보고서 초안 작성해줘"]
+    assert paper["turns"][0]["feedback"] == {"rating": "down", "comment": COMMENT}
+    assert any(e["report_id"] == REAL_REPORT and e["page"] for e in paper["turns"][0]["evidence"])
+    with page.expect_download(timeout=UI_TIMEOUT_MS) as paper_docx:
+        tools.get_by_role("button", name="조서 DOCX").click()
+    paper_text = "\n".join(p.text for p in Document(io.BytesIO(Path(paper_docx.value.path()).read_bytes())).paragraphs)
+    assert f"질의 1. {REAL_QUESTION}" in paper_text and "처리 단계" in paper_text
+    expect(tools.get_by_role("button", name=re.compile("보고서\\(초안\\)"))).to_be_visible()
+    _no_exception(page)
+
+    # 5. the thread opened in a new session shows its evidence again (not plain text)
+    page.goto(f"{servers['ui']}?thread={thread_id}")
+    old = page.get_by_test_id("stChatMessage").filter(has_text="근거 일치").first
+    expect(old).to_be_visible()
+    expect(old.locator("[class*='st-key-cite-']").first).to_be_visible()
+    expect(page.get_by_text("이전 대화입니다")).to_have_count(0)
+    _no_exception(page)

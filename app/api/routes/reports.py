@@ -14,6 +14,8 @@ from app.api.export import MEDIA_TYPES, content_disposition, to_docx, to_markdow
 from app.api.schemas import ReportIn, ReportOut
 from app.db.models import ReportDraft
 from app.keys import KeyInfo
+from app.reports.hwpx_export import MEDIA_TYPE as HWPX_MEDIA_TYPE
+from app.reports.hwpx_export import draft_hwpx
 
 router = APIRouter(prefix="/v1/reports", tags=["reports"])
 
@@ -59,17 +61,26 @@ def put_report(report_id: ReportId, body: ReportIn, key: CurrentKey, session: Se
         200: {
             "description": "The draft as a file (Content-Disposition: attachment).",
             "content": {MEDIA_TYPES["docx"]: {"schema": {"type": "string", "format": "binary"}},
+                        HWPX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}},
                         "text/markdown": {"schema": {"type": "string"}}},
         },
     },
 )
 def export_report(
-    report_id: ReportId, key: CurrentKey, session: SessionDep, format: Annotated[Literal["docx", "md"], Query()] = "docx"
+    report_id: ReportId, key: CurrentKey, session: SessionDep,
+    format: Annotated[Literal["docx", "md", "hwpx"], Query(description="docx | md | hwpx")] = "docx",
 ) -> Response:
-    """DOCX (a heading per section, citations listed) or Markdown."""
+    """DOCX (a heading per section, citations listed), Markdown, or HWPX (Hancom Office) in the
+    usual 감사보고서 order: 제목, 대상 기관, 감사 개요, 지적 사항 (문제점 / 관계 법령·판단기준 /
+    관계기관 의견 / 조치할 사항 and each finding's disposition), 근거 목록."""
     draft = _owned(session, report_id, key)
-    body = to_docx(draft.title, draft.sections) if format == "docx" else to_markdown(draft.title, draft.sections).encode()
+    if format == "hwpx":
+        body = draft_hwpx(session, draft)
+    elif format == "docx":
+        body = to_docx(draft.title, draft.sections)
+    else:
+        body = to_markdown(draft.title, draft.sections).encode()
     return Response(
-        body, media_type=MEDIA_TYPES[format],
+        body, media_type=HWPX_MEDIA_TYPE if format == "hwpx" else MEDIA_TYPES[format],
         headers={"Content-Disposition": content_disposition(draft.title, draft.id, format)},
     )

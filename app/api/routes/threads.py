@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from app.api.deps import AgentDep, CurrentKey, SessionDep, TurnsDep, not_found
 from app.api.errors import NOT_FOUND, UNAUTHORIZED
 from app.api.schemas import THREAD_ID, ThreadDetailOut, ThreadOut
 from app.api.turns import ThreadNotFound
-from app.db.models import ThreadRecord
+from app.db.models import ThreadRecord, TurnLog
 
 router = APIRouter(prefix="/v1/threads", tags=["threads"])
 
@@ -40,12 +40,14 @@ def get_thread(thread_id: ThreadId, key: CurrentKey, session: SessionDep, turns:
 
 @router.delete("/{thread_id}", status_code=status.HTTP_204_NO_CONTENT, responses={**UNAUTHORIZED, **NOT_FOUND})
 def delete_thread(thread_id: ThreadId, key: CurrentKey, session: SessionDep, turns: TurnsDep) -> Response:
-    """Delete the thread's checkpoints and its ownership row (its report drafts stay)."""
+    """Delete the thread's checkpoints, its turn log and its ownership row (its report drafts and
+    the feedback given on it stay)."""
     try:
         rec = turns.owned(session, thread_id, key)
     except ThreadNotFound as exc:
         raise not_found("thread", thread_id) from exc
     turns.delete_thread(thread_id)
+    session.execute(delete(TurnLog).where(TurnLog.thread_id == thread_id))
     session.delete(rec)
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,1 @@
+"""Auditors' 👍/👎 on answers: stored per key and turn, exported for evaluation."""

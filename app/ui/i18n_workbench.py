@@ -1,0 +1,46 @@
+"""The workbench's words (cited page, HWPX, feedback, working paper), merged into ``i18n.STRINGS``."""
+
+from __future__ import annotations
+
+WORKBENCH: dict[str, dict[str, str]] = {
+    "ko": {
+        "err_410": "원본 파일을 쓸 수 없습니다: {detail}",
+        "page_view": "원본 {page}쪽",
+        "page_partial": "인용이 다음 쪽으로 이어집니다. 이 쪽에 있는 부분만 표시했습니다.",
+        "page_not_located": "이 쪽에서 인용 위치를 찾지 못해 표시 없이 보여줍니다.",
+        "page_text_only": "{fmt} 문서는 고정된 쪽이 없어 원본 쪽 대신 저장된 본문을 보여줍니다.",
+        "export_hwpx": "HWPX 내보내기",
+        "feedback_label": "이 답변 평가",
+        "feedback_comment": "의견 (선택)",
+        "feedback_send": "평가 보내기",
+        "feedback_pick": "먼저 👍 또는 👎를 고르세요.",
+        "feedback_sent": "평가를 보냈습니다.",
+        "feedback_given": "보낸 평가: {rating}",
+        "workpaper": "감사 조서",
+        "workpaper_help": "이 대화의 모든 질의·답변·근거·처리 단계·버전을 내려받습니다.",
+        "workpaper_docx": "조서 DOCX",
+        "workpaper_hwpx": "조서 HWPX",
+        "workpaper_json": "조서 JSON",
+        "thread_drafts": "이 대화의 보고서 초안",
+    },
+    "en": {
+        "err_410": "The source file cannot be used: {detail}",
+        "page_view": "Original page {page}",
+        "page_partial": "The quote continues on the next page; the part on this page is marked.",
+        "page_not_located": "The quote was not found on this page; it is shown unmarked.",
+        "page_text_only": "A {fmt} document has no fixed pages: the stored passage is shown instead of a page.",
+        "export_hwpx": "Export HWPX",
+        "feedback_label": "Rate this answer",
+        "feedback_comment": "Comment (optional)",
+        "feedback_send": "Send rating",
+        "feedback_pick": "Pick 👍 or 👎 first.",
+        "feedback_sent": "Rating sent.",
+        "feedback_given": "Your rating: {rating}",
+        "workpaper": "Working paper",
+        "workpaper_help": "Every question, answer, citation, step and version of this conversation.",
+        "workpaper_docx": "Working paper DOCX",
+        "workpaper_hwpx": "Working paper HWPX",
+        "workpaper_json": "Working paper JSON",
+        "thread_drafts": "Report drafts of this conversation",
+    },
+}
