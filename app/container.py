@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from app.db.models import Chunk, Finding, Report
+from app.db.models import Chunk, Finding, Report, org_names
 from app.db.session import make_engine, make_session_factory
 from app.embeddings import Embedder, make_embedder
 from app.ingest.pipeline import Ingestor
@@ -89,9 +89,9 @@ class Container:
             if cached and cached[0] == version:
                 return cached[1]
             names: set[str] = set()
-            for inst, resp, actions in s.execute(select(Finding.institution, Finding.responsible_org, Finding.action_orgs)):
-                names.update(n.strip() for n in [inst or "", *(resp or "").split(","), *(actions or "").split(",")])
-            for (insts,) in s.execute(select(Report.institutions)):
+            for f in s.scalars(select(Finding).options(selectinload(Finding.report))):
+                names.update([*org_names(f.institution), *f.institution_names])
+            for (insts,) in s.execute(select(Report.institutions)):  # reports without findings too
                 names.update(insts or [])
         catalog = Catalog.build(n for n in names if n)
         self.__dict__["_catalog"] = (version, catalog)

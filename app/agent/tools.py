@@ -143,7 +143,7 @@ def _doc(c: Chunk, f: Finding) -> Doc:
         "report_title": r.title,
         "finding_title": f.title,
         "dispositions": f.disposition_list,
-        "institutions": [i for i in dict.fromkeys([f.responsible_org or "", *(f.action_orgs or "").split(", "), *r.institutions]) if i],
+        "institutions": f.institution_names,
         "year": r.year,
         "score": 1.0,
         "dense_score": None,

@@ -99,6 +99,25 @@ class Finding(Base):
     def disposition_list(self) -> list[str]:
         return [d.disposition for d in self.dispositions]
 
+    @property
+    def institution_names(self) -> list[str]:
+        """The finding's institutions (``finding_institutions`` with its own report)."""
+        return finding_institutions(self, self.report)
+
+
+def finding_institutions(finding: Finding, report: Report) -> list[str]:
+    """The one derivation of a finding's institutions (chunk metadata, the finding index,
+    evidence, the catalog): its own first (responsible, then action organisations: they name what
+    it is about), then the report's, each once. ``report`` is passed because a finding being
+    ingested is not yet attached to it."""
+    names = [*org_names(finding.responsible_org), *org_names(finding.action_orgs), *(report.institutions or [])]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def org_names(field: str | None) -> list[str]:
+    """The names in a comma-joined organisation field ('곡성군, 곡성군의회')."""
+    return [n.strip() for n in (field or "").split(",") if n.strip()]
+
 
 class FindingDisposition(Base):
     __tablename__ = "finding_dispositions"

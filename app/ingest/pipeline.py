@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Chunk, Finding, FindingDisposition, Report
+from app.db.models import Chunk, Finding, FindingDisposition, Report, finding_institutions
 from app.embeddings.interface import Embedder
 from app.ingest.chunking import chunk_text
 from app.ingest.documents import parse_document
@@ -279,12 +279,8 @@ class Ingestor:
 
 def chunk_metadata(report: Report, chunk: Chunk, finding: Finding | None) -> dict:
     """The filterable metadata of a chunk, as stored next to its vector."""
-    institutions: list[str] = []
-    dispositions: list[str] = []
-    if finding is not None:  # the finding's own institutions first: they name what it is about
-        institutions += [finding.responsible_org or "", *(finding.action_orgs or "").split(", ")]
-        dispositions = finding.disposition_list
-    institutions += list(report.institutions or [])
+    institutions = finding_institutions(finding, report) if finding is not None else list(report.institutions or [])
+    dispositions = finding.disposition_list if finding is not None else []
     return {
         "report_id": report.id,
         "finding_id": chunk.finding_id or "",

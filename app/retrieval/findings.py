@@ -90,7 +90,7 @@ class FindingIndex:
                 rows = s.scalars(select(Finding).options(selectinload(Finding.dispositions), selectinload(Finding.report))).all()
                 texts = [profile_text(f) for f in rows]
                 metas = [
-                    (f.id, f.report_id, f.title, tuple(i for i in dict.fromkeys([f.responsible_org or "", *(f.action_orgs or "").split(", "), *f.report.institutions]) if i),
+                    (f.id, f.report_id, f.title, tuple(f.institution_names),
                      tuple(f.disposition_list), f.year)
                     for f in rows
                 ]

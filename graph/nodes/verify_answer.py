@@ -29,7 +29,8 @@ def build(services: GraphServices):
         decided = services.policies.verify(state["question"], answer, state.get("documents") or [])
         v = decided.value
         can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations
-        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites
+        # a question about findings the user pointed at ('그 건', '2번') is not searched again
+        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites and not state.get("references")
         text = state.get("answer") or ""
         update: dict[str, Any] = {}
         if not v.grounded and can_regenerate:

@@ -255,3 +255,13 @@ def test_not_useful_then_nothing_relevant_declines():
     pol.grade = grade_then_nothing
     state, _ = run(FakeServices(pol), "가람시 지적사항")
     assert "decline" in pol.calls and state["coverage"] == "none"
+
+
+def test_a_follow_up_on_a_named_finding_is_not_searched_again():
+    pol = ScriptedPolicies(track="deep", follow_up=True, ordinals=[1], useful=[False])
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.follow_up, pol.ordinals = True, [1]
+    state, _ = run(svc, "1번 건의 근거 조항은?", graph=g)
+    assert state["references"] == ["F1"] and "rewrite_query" not in nodes(state)
+    assert state["coverage"] == "partial"

@@ -29,6 +29,20 @@ STOP_MORPHEMES = frozenset(
     "분석 알리 보이 설명 정리 요약 무엇 뭐 어떻 어떤 관련 대하 대해 있 하 되 수 것 건 내용 사항 좀 주 해주 알 싶 "
     "지적 감사 사례 자세히 자세하 what which how tell about more show explain please the a of in on for is are was".split()
 )
+FACET_TERMS = frozenset(
+    "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
+    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 "
+    "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
+    "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
+    "briefly brief short detail details".split()
+)
+"""Words of a follow-up that asks for another facet of the same case, not for a new topic."""
+FUNCTION_WORDS = frozenset(
+    "the a an to of in on for at by with from is are was were be been did do does get got they them their it its this that "
+    "these those there just only also then so and or but ignore find issue one case big much many how what which when where "
+    "why".split()
+)
+"""English words that carry no topic (Korean particles never reach the key terms)."""
 ORDINAL_WORDS = {
     "첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,

@@ -26,7 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
-from app.policies.offline.lexicon import key_terms, ordinals, squash
+from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, key_terms, ordinals, squash
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
@@ -71,20 +71,7 @@ _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
-FACET_TERMS = frozenset(
-    "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
-    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 "
-    "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
-    "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
-    "briefly brief short detail details".split()
-)
-"""Words of a follow-up that asks for another facet of the same case, not for a new topic."""
-FUNCTION_WORDS = frozenset(
-    "the a an to of in on for at by with from is are was were be been did do does get got they them their it its this that "
-    "these those there just only also then so and or but ignore find issue one case big much many how what which when where "
-    "why".split()
-)
-"""English words that carry no topic (Korean particles never reach the key terms)."""
+
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
 

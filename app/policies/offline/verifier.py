@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from app.policies.offline.intent import question_kind
-from app.policies.offline.lexicon import coverage, key_terms
+from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, coverage, key_terms
 from app.policies.offline.quotes import fold
 from graph.schemas import AnalystAnswer, Verification
 from graph.state import Doc
@@ -48,7 +48,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc]) -> Verificatio
         scores.append(score)
         if score < SUPPORT_MIN:
             unsupported.append(s.text)
-    q_terms = key_terms(question)
+    q_terms = key_terms(question) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     evidence_terms = key_terms(" ".join(s.text for s in answer.sentences))
     for d in cited_docs:  # the finding's institutions count: '곡성군의회 지적사항' is answered by its findings
