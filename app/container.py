@@ -120,7 +120,7 @@ class Container:
     def retriever(self) -> HybridRetriever:
         """Dense (Milvus) + lexical (Kiwi BM25) search over ingested reports, fused."""
         return HybridRetriever(
-            DenseRetriever(self.embedder, self.vectors), self.corpus, self.corpus, reranker=make_reranker()
+            DenseRetriever(self.embedder, self.vectors), self.corpus, self.corpus, reranker=make_reranker(self.settings.reranker_model)
         )
 
     def scope(self) -> StoreScope:

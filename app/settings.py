@@ -35,6 +35,10 @@ class Settings(BaseSettings):
         None, description="SQLite file for the passage-vector cache; default <data_dir>/embeddings.sqlite."
     )
 
+    reranker_model: str | None = Field(
+        None, description="A sentence-transformers CrossEncoder (local path) to rescore fused results; none offline."
+    )
+
     sop_dir: Path = Field(Path("sop"), description="SOP clause files and glossary.tsv.")
 
     chunk_chars: int = Field(700, ge=200, le=4000, description="Target chunk size in characters.")
@@ -52,6 +56,23 @@ class Settings(BaseSettings):
     llm_structured_output: Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"] = Field(
         "auto", description="How decisions are asked for: auto = json_schema for openai, prompt (JSON in the reply) for clovax."
     )
+
+    # -- the HTTP API ------------------------------------------------------------------------------
+    max_upload_mb: float = Field(50, gt=0, description="Largest upload (all files of one request together), in MB.")
+    thread_title_chars: int = Field(60, ge=10, le=128, description="Thread titles: the first message, cut to this length.")
+
+    # -- the UI (it talks to the API only) ---------------------------------------------------------
+    api_url: str = Field("http://127.0.0.1:8000", description="Where the UI finds the API.")
+    api_key: SecretStr | None = Field(None, description="The UI's API key; default: the first line of api_key_file.")
+    api_key_file: Path | None = Field(None, description="Where the UI reads its key; default <data_dir>/ui.key.")
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return int(self.max_upload_mb * 1024 * 1024)
+
+    @property
+    def resolved_api_key_file(self) -> Path:
+        return self.api_key_file or self.data_dir / "ui.key"
 
     @cached_property
     def resolved_database_url(self) -> str:

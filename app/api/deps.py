@@ -10,12 +10,12 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from app.agent.runner import Agent
-from app.api.config import ApiSettings
 from app.api.jobs import IngestWorker
 from app.api.metrics import Metrics
 from app.api.turns import Turns
 from app.container import Container
 from app.keys import KeyInfo, verify_key
+from app.settings import Settings
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from `aura keys create NAME`.")
 
@@ -36,8 +36,8 @@ def get_worker(request: Request) -> IngestWorker:
     return request.app.state.worker
 
 
-def get_api_settings(request: Request) -> ApiSettings:
-    return request.app.state.api_settings
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
 
 
 def get_metrics(request: Request) -> Metrics:
@@ -48,7 +48,7 @@ ServicesDep = Annotated[Container, Depends(get_services)]
 AgentDep = Annotated[Agent, Depends(get_agent)]
 TurnsDep = Annotated[Turns, Depends(get_turns)]
 WorkerDep = Annotated[IngestWorker, Depends(get_worker)]
-ApiSettingsDep = Annotated[ApiSettings, Depends(get_api_settings)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
 
 

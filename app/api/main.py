@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.agent.runner import Agent
-from app.api.config import ApiSettings
 from app.api.errors import install_handlers
 from app.api.jobs import IngestWorker
 from app.api.limits import UploadSizeGuard
@@ -31,6 +30,7 @@ from app.api.routes import (
 )
 from app.api.turns import Turns
 from app.container import Container
+from app.settings import Settings
 
 log = logging.getLogger("aura.api")
 
@@ -41,10 +41,10 @@ Threads, upload jobs and report drafts belong to the key that created them; othe
 404. Errors are JSON `{"detail": ...}`."""
 
 
-def create_app(services: Container | None = None, agent: Agent | None = None, api_settings: ApiSettings | None = None) -> FastAPI:
+def create_app(services: Container | None = None, agent: Agent | None = None, settings: Settings | None = None) -> FastAPI:
+    """``settings`` (default: the container's) sets the API's limits."""
     owns_services = services is None
     services = services or Container()
-    api_settings = api_settings or ApiSettings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -65,16 +65,16 @@ def create_app(services: Container | None = None, agent: Agent | None = None, ap
     metrics = Metrics()
     app.state.services = services
     app.state.agent = agent
-    app.state.api_settings = api_settings
+    app.state.settings = settings = settings or services.settings
     app.state.metrics = metrics
-    app.state.turns = Turns(services.sessions, agent, metrics, api_settings.thread_title_chars)
+    app.state.turns = Turns(services.sessions, agent, metrics, settings.thread_title_chars)
     app.state.worker = IngestWorker(services.sessions, lambda: services.ingestor, services.settings.data_dir, metrics)
 
     install_handlers(app)
-    body_limit = api_settings.max_upload_bytes + documents.MULTIPART_OVERHEAD
+    body_limit = settings.max_upload_bytes + documents.MULTIPART_OVERHEAD
     app.add_middleware(
         UploadSizeGuard, path="/v1/documents", max_bytes=body_limit,
-        detail=f"upload is larger than {api_settings.max_upload_mb:g} MB (AURA_MAX_UPLOAD_MB)",
+        detail=f"upload is larger than {settings.max_upload_mb:g} MB (AURA_MAX_UPLOAD_MB)",
     )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     app.include_router(health.router)

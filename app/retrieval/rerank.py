@@ -1,13 +1,12 @@
 """The reranker slot: a cross-encoder rescoring the fused top candidates.
 
 Offline there is no usable cross-encoder (no model ships in a wheel), so the default is none.
-With ``AURA_RERANKER_MODEL=<local path or hub id>`` a sentence-transformers ``CrossEncoder``
+With ``AURA_RERANKER_MODEL=<local path>`` (Settings.reranker_model) a sentence-transformers ``CrossEncoder``
 (e.g. a Korean bge-reranker) rescores the top ``pool`` fused results.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Protocol
 
 from app.retrieval.evidence import Evidence
@@ -24,6 +23,7 @@ class CrossEncoderReranker:
     """sentence-transformers CrossEncoder over (query, heading + text) pairs."""
 
     def __init__(self, model: str, pool: int = 30, batch_size: int = 16) -> None:
+        # Imported on use: torch loads only when a reranker is configured.
         from sentence_transformers import CrossEncoder
 
         self._model = CrossEncoder(model, device="cpu")
@@ -44,8 +44,7 @@ class CrossEncoderReranker:
         return rescored + tail
 
 
-def make_reranker(model: str | None = None, pool: int = 30) -> Reranker | None:
-    """A CrossEncoder when a model is given or ``AURA_RERANKER_MODEL`` names one, else None
-    (the offline default)."""
-    model = model or os.environ.get("AURA_RERANKER_MODEL") or None
+def make_reranker(model: str | None, pool: int = 30) -> Reranker | None:
+    """A CrossEncoder when a model is given (``Settings.reranker_model``), else None (the
+    offline default)."""
     return CrossEncoderReranker(model, pool) if model else None

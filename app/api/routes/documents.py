@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, HTTPException, Path, UploadFile, status
 
-from app.api.deps import ApiSettingsDep, CurrentKey, ServicesDep, SessionDep, WorkerDep, not_found
+from app.api.deps import CurrentKey, ServicesDep, SessionDep, SettingsDep, WorkerDep, not_found
 from app.api.errors import BAD_REQUEST, NOT_FOUND, TOO_LARGE, UNAUTHORIZED, UNSUPPORTED
 from app.api.jobs import new_job_id, upload_dir
 from app.api.schemas import JobAccepted, JobOut
@@ -61,7 +61,7 @@ def upload(
     services: ServicesDep,
     session: SessionDep,
     worker: WorkerDep,
-    api: ApiSettingsDep,
+    api: SettingsDep,
 ) -> dict[str, Any]:
     """Queue files for ingestion. Every file is checked first (type, size, not empty): a bad one
     refuses the whole upload and nothing is stored. Poll `GET /v1/documents/{job_id}`."""

@@ -9,7 +9,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api import create_app
-from app.api.config import ApiSettings
 from app.api.jobs import upload_dir
 from app.container import Container
 from app.db.models import IngestJob, Report
@@ -28,7 +27,7 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def upload_app(store):
-    app = create_app(store, api_settings=ApiSettings(max_upload_mb=1))
+    app = create_app(store, settings=store.settings.model_copy(update={"max_upload_mb": 1}))
     with TestClient(app) as c:
         yield app, c
 
@@ -120,7 +119,7 @@ def test_no_files_is_refused(upload_app, keys):
 def test_tiny_limit_from_settings(store, keys):
     """AURA_MAX_UPLOAD_MB: under the limit passes the body check, over it is 413 even when the
     body is far larger than the limit (refused while reading, before parsing)."""
-    app = create_app(store, api_settings=ApiSettings(max_upload_mb=0.001))
+    app = create_app(store, settings=store.settings.model_copy(update={"max_upload_mb": 0.001}))
     before = _stored(store)
     with TestClient(app) as client:
         small = client.post("/v1/documents", files=[("files", ("a.txt", b"x" * 2000, "text/plain"))], headers=keys[0])
