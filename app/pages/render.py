@@ -12,13 +12,13 @@ import io
 import json
 import os
 import tempfile
-from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageDraw
 
+from app.cache import LRUCache
 from app.db.models import Chunk, Report
 from app.pages.locate import Match, find_span, line_boxes
 from app.pages.source import source_file
@@ -53,14 +53,13 @@ class RenderedPage:
 class PageRenderer:
     def __init__(self, cache_dir: Path, scale: float = SCALE, open_documents: int = 4) -> None:
         self.cache_dir, self.scale, self.open_documents = cache_dir, scale, open_documents
-        self._docs: OrderedDict[str, pdfium.PdfDocument] = OrderedDict()
-        self._texts: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._docs: LRUCache[pdfium.PdfDocument] = LRUCache(open_documents, on_evict=lambda doc: doc.close())
+        self._texts: LRUCache[str] = LRUCache(512)
 
     def close(self) -> None:
         with PDFIUM_LOCK:
-            for doc in self._docs.values():
+            for doc in self._docs.clear():
                 doc.close()
-            self._docs.clear()
 
     # -- cache -----------------------------------------------------------------------------------
     def _cache_path(self, report: Report, chunk: Chunk, start: int, end: int) -> Path:
@@ -99,23 +98,17 @@ class PageRenderer:
 
     def _document(self, path: Path) -> pdfium.PdfDocument:
         key = str(path)
-        if key in self._docs:
-            self._docs.move_to_end(key)
-            return self._docs[key]
-        doc = pdfium.PdfDocument(key)
-        self._docs[key] = doc
-        while len(self._docs) > self.open_documents:
-            _, old = self._docs.popitem(last=False)
-            old.close()
+        if (doc := self._docs.get(key)) is None:
+            doc = pdfium.PdfDocument(key)
+            self._docs.put(key, doc)
         return doc
 
     def _page_text(self, doc: pdfium.PdfDocument, sha: str, number: int) -> str:
         key = (sha, number)
-        if key not in self._texts:
-            self._texts[key] = doc[number - 1].get_textpage().get_text_range()
-            while len(self._texts) > 512:
-                self._texts.popitem(last=False)
-        return self._texts[key]
+        if (text := self._texts.get(key)) is None:
+            text = doc[number - 1].get_textpage().get_text_range()
+            self._texts.put(key, text)
+        return text
 
     def _render(self, path: Path, report: Report, chunk: Chunk, target: str, last_page: int | None) -> RenderedPage:
         doc = self._document(path)

@@ -16,3 +16,19 @@ def test_size_zero_caches_nothing():
     c: LRUCache[int] = LRUCache(0)
     c.put("a", 1)
     assert c.get("a") is None and len(c) == 0
+
+
+def test_eviction_callback_runs_for_pushed_out_values_only():
+    """The page renderer closes a PDF when a newer one pushes it out; ``clear`` hands back what
+    was held (the caller closes it) without running the callback a second time."""
+    closed: list[int] = []
+    cache: LRUCache[int] = LRUCache(2, on_evict=closed.append)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "b" is now the least recently used
+    cache.put("c", 3)
+    assert closed == [2] and "b" not in cache
+    assert sorted(cache.clear()) == [1, 3]
+    assert closed == [2] and len(cache) == 0
+    cache.put("d", 4)
+    assert cache.get("d") == 4
