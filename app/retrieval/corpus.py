@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Doc:
+class IndexedChunk:
     """What evidence needs about one chunk (kept in memory next to the lexical index)."""
 
     id: str
@@ -63,7 +63,7 @@ class MemoryCorpus:
     """Documents given in memory (evaluation sets), with their morphemes computed by the caller."""
 
     def __init__(
-        self, docs: Sequence[Doc], morphemes: Sequence[Sequence[str]], other_docs: Sequence[Doc] = ()
+        self, docs: Sequence[IndexedChunk], morphemes: Sequence[Sequence[str]], other_docs: Sequence[IndexedChunk] = ()
     ) -> None:
         """``docs`` are indexed for BM25; ``other_docs`` (e.g. the chunks a dense index holds
         when BM25 indexes whole passages) can be turned into evidence too."""
@@ -100,7 +100,7 @@ class SqlCorpus:
         self._lock = threading.Lock()
         self._version: tuple | None = None
         self._index = BM25Index.build([])
-        self._docs: dict[str, Doc] = {}
+        self._docs: dict[str, IndexedChunk] = {}
         self.retokenized = 0
         """How many chunks the last build had to re-tokenize (0 when ingest-time terms fit)."""
 
@@ -142,7 +142,7 @@ class SqlCorpus:
                 f.id: f for f in s.scalars(select(Finding).options(selectinload(Finding.dispositions)))
             }
             chunks = s.scalars(select(Chunk).order_by(Chunk.report_id, Chunk.finding_id, Chunk.section, Chunk.ordinal)).all()
-            docs: list[Doc] = []
+            docs: list[IndexedChunk] = []
             lex: list[str | None] = []
             stale: list[int] = []
             words: list[str] = []
@@ -150,7 +150,7 @@ class SqlCorpus:
                 report = reports[c.report_id]
                 finding = findings.get(c.finding_id or "")
                 docs.append(
-                    Doc(
+                    IndexedChunk(
                         c.id,
                         c.text,
                         chunk_metadata(report, c, finding),

@@ -6,7 +6,8 @@ from pydantic import BaseModel, Field
 
 
 class Evidence(BaseModel):
-    """One retrieved chunk with where it came from and how each retriever scored it."""
+    """One retrieved chunk with where it came from and how each retriever scored it. The graph
+    carries it as ``graph.state.Doc`` (this model's ``model_dump`` plus the grader's relevance)."""
 
     chunk_id: str
     report_id: str

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from app.retrieval.corpus import Doc, MemoryCorpus
+from app.retrieval.corpus import IndexedChunk, MemoryCorpus
 from app.retrieval.dense import DenseRetriever
 from app.retrieval.filters import SearchFilters
 from app.retrieval.hybrid import HybridRetriever
@@ -25,7 +25,7 @@ def _meta(report, finding, year, disp, inst):
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory, embedder):
-    docs = [Doc(i, t, _meta(r, f, y, d, n)) for i, (t, r, f, y, d, n) in TEXTS.items()]
+    docs = [IndexedChunk(i, t, _meta(r, f, y, d, n)) for i, (t, r, f, y, d, n) in TEXTS.items()]
     store = MilvusVectorStore(str(tmp_path_factory.mktemp("m") / "milvus.db"), "t", embedder.dim)
     store.upsert([d.id for d in docs], embedder.embed_passages([d.text for d in docs]), [dict(d.meta) for d in docs])
     corpus = MemoryCorpus(docs, morphemes_batch([d.text for d in docs]))

@@ -1,7 +1,7 @@
 import pytest
 
 from app.retrieval.base import Hit, pool_max
-from app.retrieval.corpus import Doc, MemoryCorpus
+from app.retrieval.corpus import IndexedChunk, MemoryCorpus
 from app.retrieval.fusion import RRF, AgreementFusion, CoverageFusion, default_fusion, dense_deficit
 from app.retrieval.hybrid import HybridRetriever
 from app.retrieval.lexical import BM25Index, terms
@@ -137,7 +137,7 @@ def test_idf_share_counts_the_query_words_a_document_holds():
 
 def test_hybrid_runs_put_the_idf_share_on_the_lexical_top():
     texts = {"a": "섬 지역 비행장 이용객 수를 추정했다", "b": "사업 대상 수를 정했다"}
-    docs = [Doc(i, t, {}) for i, t in texts.items()]
+    docs = [IndexedChunk(i, t, {}) for i, t in texts.items()]
     corpus = MemoryCorpus(docs, morphemes_batch(list(texts.values())))
     retriever = HybridRetriever(None, corpus, corpus)
     query = "비행장 이용객 수를 부풀린 일"
