@@ -13,13 +13,12 @@ import io
 import warnings
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
-from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
+from hwpx import Hwp5Error, SectionInfo, TextExtractor
+from hwpx.hwp5.package import convert, to_hwpx_bytes
 
-if TYPE_CHECKING:
-    from hwpx import SectionInfo, TextExtractor
+from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
 
 HWP3_MAGIC = b"HWP Document File V3"
 _PAGE_BREAK = "1"
@@ -59,8 +58,6 @@ def hwp_pages(path: Path) -> list[str]:
 
 def _hwp5_to_hwpx(data: bytes) -> bytes:
     """Convert HWP 5.0 bytes into HWPX package bytes, mapping refusals to LoadError."""
-    from hwpx import Hwp5Error
-    from hwpx.hwp5.package import convert, to_hwpx_bytes
 
     try:
         with warnings.catch_warnings():
@@ -74,7 +71,6 @@ def _hwp5_to_hwpx(data: bytes) -> bytes:
 
 def _package_pages(data: bytes, kind: str) -> list[str]:
     """Pages of HWPX package bytes; *kind* names the file type in error messages."""
-    from hwpx import TextExtractor
 
     archive = _open_zip(data, kind)
     with archive, TextExtractor(archive) as extractor:

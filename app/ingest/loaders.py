@@ -13,6 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import docx
+import pypdfium2 as pdfium
+from docx.opc.exceptions import PackageNotFoundError
+from docx.oxml.ns import qn
+
 from app.ingest.hwp import hwp_pages, hwpx_pages
 from app.ingest.load_errors import OLE_MAGIC, ZIP_MAGIC, LoadError
 from app.ingest.parsed import LoadedDocument
@@ -28,8 +33,6 @@ _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 def _pdf_pages(path: Path) -> list[str]:
     """Pages of a PDF via pdfium; refuses non-PDFs and truncated files up front."""
-    import pypdfium2 as pdfium
-
     data = path.read_bytes()
     if b"%PDF-" not in data[:1024]:
         raise LoadError("not a PDF file (no %PDF header)")
@@ -72,8 +75,6 @@ def _text_pages(path: Path) -> list[str]:
 
 def _docx_pages(path: Path) -> list[str]:
     """Pages of a .docx: paragraphs and tables in body order, split at explicit page breaks."""
-    import docx
-    from docx.opc.exceptions import PackageNotFoundError
 
     data = path.read_bytes()
     if data.startswith(OLE_MAGIC):
@@ -93,7 +94,6 @@ def _docx_pages(path: Path) -> list[str]:
 
 def _docx_block(container: _Element, pages: list[list[str]]) -> None:
     """Append the paragraphs and tables directly inside *container* (body or cell) to *pages*."""
-    from docx.oxml.ns import qn
 
     for child in container.iterchildren():
         if child.tag == qn("w:p"):
@@ -116,7 +116,6 @@ def _docx_cell_text(cell: _Element) -> str:
 
 def _docx_paragraph(paragraph: _Element, pages: list[list[str]]) -> None:
     """Append one paragraph, starting a new page at w:pageBreakBefore and w:br type=page."""
-    from docx.oxml.ns import qn
 
     if paragraph.find(f"{qn('w:pPr')}/{qn('w:pageBreakBefore')}") is not None:
         _new_page(pages)

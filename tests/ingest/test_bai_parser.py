@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ingest.bai_layout import DISPOSITION_TAG, amounts_in, disposition_words
+from app.ingest.bai_entities import amounts_in
+from app.ingest.bai_layout import DISPOSITION_TAG, disposition_words
 from app.ingest.bai_parser import looks_like_audit_report, parse_report
 from app.ingest.loaders import load_document
 from app.ingest.parsed import LoadedDocument, ParsedFinding, ParsedReport
