@@ -1,10 +1,17 @@
-"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench, serve, ui, keys."""
+"""The ``aura`` command line: ingest, findings, sop, status, reindex, bench, serve, ui, keys.
+
+Commands import what they run inside their own body: the container loads Milvus Lite, Kiwi and
+the embedder (seconds), uvicorn and the eval harnesses more, and ``aura --help`` or ``aura keys``
+must not wait for any of it.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from app.bench.cli import register as register_bench
 from app.eval.cli import eval_app
 from app.feedback.cli import feedback_app
 from app.settings import Settings
@@ -23,6 +31,7 @@ sop_app = typer.Typer(help="Audit procedures and criteria (SOP) documents.", no_
 bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=True)
 app.add_typer(sop_app, name="sop")
 app.add_typer(bench_app, name="bench")
+register_bench(bench_app)
 app.add_typer(eval_app, name="eval")
 app.add_typer(feedback_app, name="feedback")
 
@@ -178,29 +187,6 @@ def reindex() -> None:
     out.print(f"reindexed {total} chunks of {len(ids)} reports")
 
 
-@eval_app.command("routing")
-def eval_routing(
-    dataset: Annotated[Path, typer.Option(help="Labelled conversations (JSONL).")] = Path("data/eval/routing.jsonl"),
-    as_json: JsonFlag = False,
-) -> None:
-    """Track / pivot / follow-up accuracy of the router over labelled conversations, run through
-    the whole graph on the current store."""
-    from app.eval.routing import load_conversations, run_turns, score
-
-    services = _services()
-    result = score(list(run_turns(services, load_conversations(dataset))))
-    services.close()
-    if as_json:
-        _emit_json(result)
-        return
-    out.print({k: v for k, v in result.items() if k != "errors"})
-    for e in result["errors"]:
-        out.print(f"[red]{e['id']}[/red] {e['text']}  expected {e['expected']} got {e['got']}")
-
-
-from app.bench.cli import register as _register_bench  # noqa: E402
-
-_register_bench(bench_app)
 
 
 keys_app = typer.Typer(help="API keys for the HTTP API.", no_args_is_help=True)
@@ -228,8 +214,6 @@ def ui(
 ) -> None:
     """Run the Streamlit UI. It talks to the API over HTTP with the key from AURA_API_KEY or the
     key file (AURA_API_KEY_FILE, default <AURA_DATA_DIR>/ui.key)."""
-    import os
-
     import app.ui
 
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
@@ -275,8 +259,6 @@ def keys_ensure(
 @keys_app.command("list")
 def keys_list(as_json: JsonFlag = False) -> None:
     """Keys with their prefix, creation time and whether they are revoked."""
-    from dataclasses import asdict
-
     from app.keys import list_keys
 
     keys = list_keys(_services().sessions)

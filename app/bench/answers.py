@@ -12,7 +12,8 @@ from typing import Any
 
 from app.bench.common import ROOT, load1
 from app.container import Container
-from app.eval.answers import KINDS, load_gold, run, summarize
+from app.eval.answer_summary import KINDS, summarize
+from app.eval.answers import load_gold, run
 
 GOLD = ROOT / "data" / "eval" / "answers"
 FOLLOWUPS = ROOT / "data" / "eval" / "followups"

@@ -1,4 +1,8 @@
-"""The ``aura bench`` commands. Each prints one JSON line per figure."""
+"""The ``aura bench`` commands. Each prints one JSON line per figure.
+
+Each command imports its benchmark on use (they load the container, Milvus Lite, Kiwi and the
+embedder), so ``aura --help`` stays fast.
+"""
 
 from __future__ import annotations
 

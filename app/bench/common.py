@@ -9,10 +9,11 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from app.container import Container
+from app.container import Container
+from app.ingest.sop import ingest_sop_dir
+from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("AURA_SHARED_DIR", ROOT.parent / "shared")) / "data"
@@ -82,10 +83,6 @@ def machine() -> dict[str, Any]:
 def real_store(data_dir: Path, cache: Path | None = SHARED_EMBED_CACHE) -> Container:
     """A Container on ``data_dir`` with the 12 real reports and the SOP ingested (LLM off).
     Returns (services, seconds to ingest)."""
-    from app.container import Container
-    from app.ingest.sop import ingest_sop_dir
-    from app.settings import Settings
-
     if not BAI_REPORTS.is_dir():
         raise SystemExit(f"real reports missing: {BAI_REPORTS}")
     settings = Settings(_env_file=None, data_dir=data_dir, embedding_cache_path=cache, llm_provider="none")
@@ -105,6 +102,7 @@ def close_store(services) -> None:  # noqa: ANN001
     services.close()
     if "://" not in str(uri):
         try:
+            # milvus-lite is optional (absent where only a Milvus server is used)
             from milvus_lite.server_manager import server_manager_instance
 
             server_manager_instance.release_server(str(uri))

@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from app.bench.common import SHARED_EMBED_CACHE, load1
+from app.container import Container
+from app.ingest.documents import parse_document
 from app.ingest.loaders import load_document
 from app.ingest.pipeline import expand_paths
+from app.settings import Settings
 
 
 def parse_only(files: list[Path]) -> tuple[dict, int]:
-    from app.ingest.documents import parse_document
-
     t0 = time.perf_counter()
     pages = 0
     for f in files:
@@ -51,9 +52,6 @@ def ingest_row(summary, pages: int, secs: float, cold: bool, cache: Path | None)
 
 def bench_ingest(paths: list[Path], cold: bool = False, parse: bool = True) -> Iterator[dict]:
     """Parse-only and full-ingest throughput on a fresh store."""
-    from app.container import Container
-    from app.settings import Settings
-
     files = list(expand_paths(paths))
     if parse:
         row, pages = parse_only(files)

@@ -20,13 +20,21 @@ embedding + one Milvus search (k=50) + one lexical BM25 search (k=50), on the sa
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from app.agent.runner import Agent
 from app.bench.common import ROOT, load1, pctl
+from app.retrieval.lexical import terms
+from app.text.korean import _morphemes_cached, morphemes
+from graph import RunContext
 
 QUESTIONS_FILE = ROOT / "bench" / "questions.json"
 
@@ -39,8 +47,6 @@ def clear_query_caches(services: Any, morphemes: bool = True) -> None:
     """Forget the retriever's result LRU and the query-embedding LRU; with ``morphemes`` also
     the Kiwi morpheme LRU, which holds the passages' morphemes too (the grader, analyst and
     verifier tokenize the retrieved passages; a running server keeps them, up to 4096 texts)."""
-    from app.text.korean import _morphemes_cached
-
     services.retriever.cache.clear()
     emb = services.embedder
     if hasattr(emb, "_queries"):
@@ -52,7 +58,6 @@ def clear_query_caches(services: Any, morphemes: bool = True) -> None:
 
 class EmbedCounter:
     """Counts the query embeddings the model actually computes (cache misses)."""
-
     def __init__(self, services: Any) -> None:
         self.inner = services.embedder.inner
         self.calls = 0
@@ -75,12 +80,8 @@ class EmbedCounter:
 
 
 def make_agent(services: Any, saver: str, tmp: Path, context: Any = None) -> Any:
-    import sqlite3
 
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.checkpoint.sqlite import SqliteSaver
 
-    from app.agent.runner import Agent
 
     if saver == "memory":
         return Agent(services, checkpointer=InMemorySaver(), context=context)
@@ -90,9 +91,6 @@ def make_agent(services: Any, saver: str, tmp: Path, context: Any = None) -> Any
 
 def floor_ms(services: Any, questions: list[str], runs: int) -> dict[str, list[float]]:
     """One query embedding + one Milvus search + one BM25 search, caches cleared before each."""
-    from app.retrieval.lexical import terms
-    from app.text.korean import morphemes
-
     dense = services.retriever.dense
     lexical = services.corpus
     out: dict[str, list[float]] = defaultdict(list)
@@ -144,7 +142,6 @@ def bench_latency(services: Any, tmp: Path, runs: int = 3, savers: tuple[str, ..
     yield {"figure": "floor", "questions": len(deep_qs), "runs": runs, "load1": load1(),
            **{k: summarize(v) for k, v in floor.items()}}
 
-    from graph import RunContext
 
     combos = [(sv, "cold") for sv in savers if "cold" in passages] + [("memory", "warm")] * ("warm" in passages)
     for saver, passage_cache in combos:

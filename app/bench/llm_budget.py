@@ -27,6 +27,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.checkpoint.memory import InMemorySaver
+
+from app.agent.runner import Agent
+from app.agent.tools import AgentTools
+from app.policies.fallback import FallbackPolicies
+from app.policies.llm import LlmPolicies
+from graph import build_graph
 
 _PASSAGE = re.compile(r"^\[(\d+)\] \(", re.MULTILINE)
 PROMPTS = (
@@ -43,7 +50,6 @@ PROMPTS = (
 
 class CountingChatModel(BaseChatModel):
     """A well-behaved fake LLM that counts its calls by decision kind."""
-
     track: str = "deep"
     scenario: str = "happy"
     calls: int = 0
@@ -123,13 +129,7 @@ CASES = [
 
 
 def bench_llm_budget(services: Any) -> Iterator[dict]:
-    from langgraph.checkpoint.memory import InMemorySaver
 
-    from app.agent.runner import Agent
-    from app.agent.tools import AgentTools
-    from app.policies.fallback import FallbackPolicies
-    from app.policies.llm import LlmPolicies
-    from graph import build_graph
 
     model = CountingChatModel(lock=threading.Lock())
     llm = LlmPolicies(model, 30.0, max_concurrency=1)

@@ -11,7 +11,13 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.api import create_app
 from app.bench.common import load1, pctl
+from app.db.models import Chunk, Report
+from app.keys import create_key
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -26,12 +32,7 @@ def _span(text: str) -> tuple[int, int]:
 
 
 def bench_pages(services: Container, passages: int = 60) -> Iterator[dict]:
-    from fastapi.testclient import TestClient
-    from sqlalchemy import select
 
-    from app.api import create_app
-    from app.db.models import Chunk, Report
-    from app.keys import create_key
 
     with services.sessions() as s:
         rows = s.execute(select(Chunk.id, Chunk.text).join(Report).where(Report.format == "pdf", Chunk.finding_id.is_not(None))

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from app.bench.answers import answer_rows
+from app.bench.api_memory import bench_api_memory
 from app.bench.common import (
     BAI_REPORTS,
     ROOT,
@@ -21,6 +23,14 @@ from app.bench.common import (
     load1,
     machine,
 )
+from app.bench.ingest import ingest_row, parse_only
+from app.bench.latency import bench_latency, milvus_search_ms, question_sets, summarize
+from app.bench.llm_budget import bench_llm_budget
+from app.bench.pages import bench_pages
+from app.container import Container
+from app.ingest.pipeline import expand_paths
+from app.ingest.sop import ingest_sop_dir
+from app.settings import Settings
 
 SCALE_SCRIPT = ROOT / "bench" / "retrieval_scale.py"
 
@@ -41,17 +51,6 @@ def scale_rows(plan: list[str]) -> Iterator[dict]:
 
 def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), scale: list[str] | None = None,
               emit: Callable[[dict], None] = print) -> None:
-    from app.bench.answers import answer_rows
-    from app.bench.api_memory import bench_api_memory
-    from app.bench.ingest import ingest_row, parse_only
-    from app.bench.latency import bench_latency
-    from app.bench.llm_budget import bench_llm_budget
-    from app.bench.pages import bench_pages
-    from app.container import Container
-    from app.ingest.pipeline import expand_paths
-    from app.ingest.sop import ingest_sop_dir
-    from app.settings import Settings
-
     t_start = time.perf_counter()
     emit({**machine(), "command": "aura bench all"})
     files = list(expand_paths([BAI_REPORTS]))
@@ -69,7 +68,6 @@ def bench_all(runs: int = 3, savers: tuple[str, ...] = ("memory", "sqlite"), sca
         secs = time.perf_counter() - t0
         emit({**ingest_row(summary, pages, secs, False, SHARED_EMBED_CACHE), "command": "aura bench ingest ../shared/data/bai-reports"})
         ingest_sop_dir(SOP_DIR, services.sessions)
-        from app.bench.latency import milvus_search_ms, question_sets, summarize
 
         emit({"figure": "milvus_after_ingest", "load1": load1(), "command": "aura bench all",
               **summarize(milvus_search_ms(services, question_sets()["deep"]))})

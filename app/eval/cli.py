@@ -1,4 +1,8 @@
-"""``aura eval ...`` sub-commands."""
+"""``aura eval ...`` sub-commands.
+
+The harnesses are imported inside each command: they load the container (Milvus Lite, Kiwi,
+the embedder: seconds), which ``aura --help`` and the other commands must not wait for.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 eval_app = typer.Typer(help="Evaluation harnesses that print figures.", no_args_is_help=True)
 
@@ -25,9 +31,6 @@ def retrieval(
 ) -> None:
     """Index a dataset into a temporary store and print recall@1/5/10, MRR@10, nDCG@10 and
     query latency p50/p95 per method."""
-    from rich.console import Console
-    from rich.table import Table
-
     from app.eval.datasets import DatasetError, load_dataset
     from app.eval.retrieval import default_embed_cache, run
 
@@ -58,6 +61,31 @@ def retrieval(
     Console().print(table)
 
 
+@eval_app.command("routing")
+def routing(
+    dataset: Annotated[Path, typer.Option(help="Labelled conversations (JSONL).")] = Path("data/eval/routing.jsonl"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Track / pivot / follow-up accuracy of the router over labelled conversations, run through
+    the whole graph on the current store."""
+    from app.container import Container
+    from app.eval.routing import load_conversations, run_turns, score
+    from app.settings import Settings
+
+    services = Container(Settings())
+    try:
+        result = score(list(run_turns(services, load_conversations(dataset))))
+    finally:
+        services.close()
+    if as_json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
+        return
+    out = Console()
+    out.print({k: v for k, v in result.items() if k != "errors"})
+    for e in result["errors"]:
+        out.print(f"[red]{e['id']}[/red] {e['text']}  expected {e['expected']} got {e['got']}")
+
+
 @eval_app.command("answers")
 def answers(
     dataset: Annotated[Path, typer.Option(help="Gold directory with questions.jsonl and conversations.jsonl, or a feedback export (aura feedback export --jsonl).")] = Path("data/eval/answers"),
@@ -71,9 +99,9 @@ def answers(
     """Score the answers over a gold set: citation, nuggets, groundedness, next steps,
     abstention, readability, latency, per kind of question. Runs on the current store (ingest
     ../shared/data/bai-reports first)."""
-
     from app.container import Container
-    from app.eval.answers import GoldError, check_store, load_gold, run, summarize
+    from app.eval.answer_summary import summarize
+    from app.eval.answers import GoldError, check_store, load_gold, run
     from app.settings import Settings
 
     if policies not in ("offline", "llm"):

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
+
 from app.retrieval.filters import SearchFilters
 
 
@@ -94,8 +96,6 @@ def load_plain(directory: Path) -> Dataset:
 
 
 def load_autorag(directory: Path) -> Dataset:
-    import pyarrow.parquet as pq
-
     corpus = pq.read_table(directory / "ocr_corpus_v3.parquet", columns=["doc_id", "contents"]).to_pylist()
     qa = pq.read_table(directory / "qa_v4.parquet", columns=["qid", "query", "retrieval_gt"]).to_pylist()
     passages = [Passage(str(r["doc_id"]), str(r["contents"] or "")) for r in corpus]

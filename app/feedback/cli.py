@@ -1,4 +1,8 @@
-"""``aura feedback ...``: export the auditors' 👍/👎 for evaluation."""
+"""``aura feedback ...``: export the auditors' 👍/👎 for evaluation.
+
+The container is imported on use (Milvus Lite, Kiwi, the embedder: seconds) so ``aura --help``
+stays fast.
+"""
 
 from __future__ import annotations
 

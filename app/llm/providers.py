@@ -77,6 +77,7 @@ def make_chat_model(settings: Settings) -> BaseChatModel | None:
 
 
 def _openai(settings: Settings, base_url: str, key: str) -> BaseChatModel:
+    # Imported on use: only the configured provider's client loads (langchain-openai: 1.5 s).
     from langchain_openai import ChatOpenAI
 
     if not base_url and not key:
@@ -110,7 +111,7 @@ def _is_openai_api(base_url: str) -> bool:
 
 
 def _clovax(settings: Settings, base_url: str, key: str) -> BaseChatModel:
-    from langchain_community.chat_models import ChatClovaX
+    from langchain_community.chat_models import ChatClovaX  # on use, like ChatOpenAI above
 
     if not key:
         raise ValueError(
@@ -200,7 +201,7 @@ def to_llm_error(exc: BaseException) -> LlmError:
     if isinstance(exc, LlmError):
         return exc
     try:
-        import openai
+        import openai  # for its exception types; loaded only once a provider is in use
     except ImportError:  # pragma: no cover - langchain-openai depends on it
         openai = None  # type: ignore[assignment]
     if openai is not None:

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
+from hwpx import HwpxDocument
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -34,8 +35,6 @@ LEADING = (("institution", "대상 기관"), ("background", "감사 개요"))
 def to_hwpx(blocks: Iterable[Block]) -> bytes:
     """The blocks as an HWPX package: the title in large bold type, headings as outline levels
     (개요 1-3), each line of a paragraph its own paragraph, list items with a bullet."""
-    from hwpx import HwpxDocument
-
     doc = HwpxDocument.new()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import streamlit as st
+
 from app.ui.client import ApiError
-from app.ui.i18n import translate
+from app.ui.i18n import current_lang, translate
 
 
 def describe(exc: ApiError, lang: str = "ko") -> str:
@@ -16,8 +18,4 @@ def describe(exc: ApiError, lang: str = "ko") -> str:
 
 
 def show(exc: ApiError) -> None:
-    import streamlit as st
-
-    from app.ui.i18n import current_lang
-
     st.error(describe(exc, current_lang()), icon="⚠️")

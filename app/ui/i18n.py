@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import streamlit as st
+
 from app.ui.i18n_workbench import WORKBENCH
 from graph.vocab import SECTION_LABELS, section_label
 
@@ -271,8 +273,6 @@ for _lang in LANGS:
 
 
 def current_lang() -> str:
-    import streamlit as st
-
     lang = st.session_state.get("lang")
     return lang if lang in LANGS else "ko"
 

@@ -7,10 +7,11 @@ import json
 import pytest
 
 from app.eval.answer_checks import contains
-from app.eval.answers import KINDS, GoldError, load_gold
+from app.eval.answers import GoldError, load_gold
 from app.ingest.bai_parser import parse_report
 from app.ingest.loaders import load_document
 from app.ingest.pipeline import finding_id_for, report_id_for
+from graph.vocab import QUESTION_KINDS as KINDS
 from tests.conftest import BAI_REPORTS, ROOT, require_shared
 
 GOLD = ROOT / "data" / "eval" / "answers"

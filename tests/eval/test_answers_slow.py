@@ -5,7 +5,8 @@ answers improve."""
 
 import pytest
 
-from app.eval.answers import load_gold, run, summarize
+from app.eval.answer_summary import summarize
+from app.eval.answers import load_gold, run
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
