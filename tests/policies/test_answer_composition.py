@@ -7,6 +7,7 @@ import re
 
 from app.policies.offline import analyst, grader, quotes
 from app.policies.offline.decline import REFERENCE_HEADER, decline
+from app.policies.offline.intent import question_kind
 from app.retrieval.evidence import Evidence
 from app.retrieval.finding_rank import RankedFinding, evidence_for
 from graph.nodes.analyze import locate
@@ -49,6 +50,23 @@ def test_list_items_keep_their_marks_and_long_sentences_are_cut_at_a_clause():
     assert len(cut.text) <= quotes.MAX_CHARS and squash(cut.text) in squash(long)
 
 
+def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quoted():
+    text = ("3. 농업법인이 부동산업 불법 영위\n○ 담당자는 수탁자와 협약서(위탁기간 3년, 2022.\n"
+            "10. 24.~2025. 10. 23.)를 체결하면서 선정기준에 적합한지 검토하지 않았고 선정 심의위원회의 심의도 거치지 않았다.\n[표] 위탁 현황 기관 금액 2022 2023")
+    texts = [q.text for q in quotes.sentences(text)]
+    assert texts == ["○ 담당자는 수탁자와 협약서(위탁기간 3년, 2022. 10. 24.~2025. 10. 23.)를 체결하면서 선정기준에 적합한지 검토하지 않았고 선정 심의위원회의 심의도 거치지 않았다."]
+    # a list item after a date-less sentence still opens its own sentence
+    items = [q.text for q in quotes.sentences("검토 결과는 다음과 같다.\n10. 위탁 사무를 협약서에 명시하지 않았다.")]
+    assert items[-1] == "10. 위탁 사무를 협약서에 명시하지 않았다."
+
+
+def test_a_stated_failure_is_worth_more_in_problems():
+    plain = quotes.Quote("담양군은 2022년에 미디어 홍보관을 준공하였다.", 0, 0)
+    failure = quotes.Quote("담양군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)
+    assert quotes.weight(set(), set(), failure, "problems") > quotes.weight(set(), set(), plain, "problems")
+    assert quotes.weight(set(), set(), failure, "overview") == quotes.weight(set(), set(), plain, "overview")
+
+
 def test_law_references_and_their_sentences():
     assert quotes.laws(CRITERIA) == ["｢지방공무원법｣ 제48조", "｢지방공무원 징계 및 소청 규정｣ 제2조 제1항"]
     assert len(quotes.law_sentences(CRITERIA)) == 2
@@ -86,6 +104,14 @@ def test_each_kind_of_question_leads_with_its_answer():
     # one card per finding, in evidence order, each citing the finding's first passage
     cards = [s for s in similar if re.match(r"\d\. ", s.text)]
     assert [c.citations for c in cards] == [[1], [4]]
+
+
+def test_a_legal_basis_lead_lists_the_articles_its_problems_apply_too():
+    docs = _finding_docs()
+    docs[0] = {**docs[0], "text": docs[0]["text"] + " 이는 ｢지방공무원법｣ 제69조 제1항에 따른 징계 사유이다."}
+    lead = analyst.analyze_documents("이 건의 근거 법령은?", docs, "").sentences[0]
+    assert lead.text.index("제48조") < lead.text.index("제69조 제1항")  # criteria first
+    assert lead.citations == [1, 2]  # every passage a listed reference comes from
 
 
 def test_every_quote_in_an_answer_is_in_the_passage_it_cites():
@@ -145,3 +171,18 @@ def test_expand_adds_each_findings_sections_after_its_passages():
     stored = [{**doc(10, "F1"), "section": "actions"}, {**doc(11, "F2"), "section": "criteria"}, {**doc(1, "F1")},
               {**doc(12, "F9"), "section": "actions"}]
     assert [d["chunk_id"] for d in expand(found, stored)] == ["c1", "c10", "c2", "c11"]
+
+
+def test_the_kind_of_question_from_how_auditors_ask():
+    asked = {
+        "해양수산부 관련해서 지적된 거 있어?": "institution",
+        "행정안전부가 받은 처분요구 뭐뭐 있었지?": "institution",
+        "장비 납품 지연 관련 지적사항 있어?": "similar_cases",  # no institution named: a pattern
+        "What legal provisions apply when a city pays subsidies twice?": "legal_basis",
+        "보조금 정산 규정이 어디 있어?": "legal_basis",
+        "보조금 이중 지급 건 짧게 정리": "summary",
+        "이런 경우 처분은 보통 어떻게 나와?": "disposition",
+        "장관에게 기준을 만들라고 통보한 건?": "actions",
+        "Show me cases where auditors told an agency to recover the money": "actions",
+    }
+    assert {q: question_kind(q) for q in asked} == asked

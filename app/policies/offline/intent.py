@@ -19,22 +19,29 @@ _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 
 _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a summary of the legal basis is a legal-basis question
     ("legal_basis", re.compile(
-        r"법\s*조항|조항|근거(?:가|는|로|를)?\s*(?:어디|뭐|무엇|뭔)|근거\s*(?:조항|규정|법|법령|조문)|법적\s*근거|법령|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
-        r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|which law|what law|statute|article|regulation", re.I)),
-    ("summary", re.compile(r"요약|정리해|간추|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
+        r"법\s*조항|조항|근거(?:가|는|로|를)?\s*(?:어디|뭐|무엇|뭔)|근거\s*(?:조항|규정|법|법령|조문)|법적\s*근거|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
+        r"(?:법령|규정)(?:이|은|는)?\s*(?:어디|뭐|무엇|뭔|어느)|(?:어떤|무슨|어느)\s*(?:법령|규정)|법령(?:상)?\s*근거|"
+        r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|legal provision|provisions?\b|which law|what law|statute|article|regulation", re.I)),
+    ("summary", re.compile(r"요약|정리해|정리\s*(?:좀|부탁)|정리\s*$|정리\s*[.?!]|간추|짧게|간단히|핵심만|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
     ("disposition", re.compile(
-        r"처분(?:은|이|을|는)?\s*(?:어떻게|어떤|뭐|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었)|처분은\s*\?|"
+        r"처분(?:은|이|을|는)?\s*(?:보통\s*|대개\s*|주로\s*|실제로\s*)?(?:어떻게|어떤|뭐|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었|갔)|처분은\s*\?|처분\s*선례|"
         r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"
         r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
         r"how\s+severe|level of (?:disposition|sanction)", re.I)),
     ("actions", re.compile(
-        r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|요구한\s*(?:사례|건)|(?:" + _DISPOSITION_WORDS + r")\s*"
+        r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|(?:라고|라거나|하라)\s*(?:요구|통보|주의|한|했)|요구한\s*(?:사례|건)|요구까지|(?:" + _DISPOSITION_WORDS + r")\s*"
         r"(?:요구|명령|처분)?(?:가|이)?\s*(?:나온|내려진|받은)|조치\s*요구\s*사례|어떤\s*조치를\s*요구|무슨\s*조치를\s*요구|"
-        r"cases where .*(?:required|ordered|demanded)|(?:required|ordered|demanded)\s+to", re.I)),
+        r"cases where .*(?:required|ordered|demanded|told|asked)|(?:required|ordered|demanded)\s+to|(?:asked|told|instructed|directed)\s+(?:\S+\s+){1,3}to\b", re.I)),
     ("institution", re.compile(
         r"(?:정기감사|감사|감사결과|감사\s*결과)(?:에서|의)?\s*(?:지적된|지적\s*사항|나온|결과)|지적사항\s*(?:목록|알려|보여)|"
         r"무엇이\s*지적|뭐가\s*지적|what did .* audit find|findings (?:of|for|at)", re.I)),
 )
+_INSTITUTION_ASK = re.compile(
+    r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
+    r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
+"""An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
+question of this form counts as an institution question only when it names an organisation."""
+
 
 FACETS: dict[str, re.Pattern[str]] = {
     "problems": re.compile(r"무슨\s*문제|어떤\s*문제|문제점|뭐가\s*문제|what went wrong|what was wrong|problem", re.I),
@@ -58,6 +65,7 @@ _ORG_SUFFIX = re.compile(
     r"([가-힣]{2,}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|"
     r"진흥원|연구원|연구소|센터|협회|조합|은행|대학교|병원|교육청|의회))(?=$|[^가-힣]|[은는이가을를의에와과도])"
 )
+_EN_ORG = re.compile(r"\b(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|City|County|Province)\b")
 _GENERIC_ORGS = frozenset(
     "지자체 지방자치단체 공공기관 기관 중앙부처 부처 소관부처 시군 시군구 시도 광역시 특별시 자치구 기초자치단체 광역자치단체 "
     "감사원 관계기관 소속기관 산하기관 위탁기관 수탁기관 발주기관 공기업 준정부기관 본부 지방정부 정부 해당기관 해당부처 "
@@ -77,6 +85,8 @@ def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
         if rule.search(text):
             return kind
+    if _INSTITUTION_ASK.search(text) and (named_organisations(text) or _EN_ORG.search(text)):
+        return "institution"
     return "similar_cases"
 
 
