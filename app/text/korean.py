@@ -115,8 +115,8 @@ def _splits_word(left: str, right: str) -> bool:
     gain = s_joined - s_spaced
     cut = len(left)
     for tok in joined:
-        if tok.start < cut < tok.start + tok.len:
-            return gain >= CROSSING_MIN_GAIN
+        if tok.start < cut < tok.start + tok.len:  # a particle or ending cut in two ('17.까|지') needs less
+            return gain >= (BOUND_MIN_GAIN if tok.tag.startswith(_BOUND_PREFIXES) else CROSSING_MIN_GAIN)
         if tok.start == cut:
             return tok.tag.startswith(_BOUND_PREFIXES) and gain >= BOUND_MIN_GAIN
     return False
@@ -132,7 +132,8 @@ def broken_words(text: str) -> list[tuple[int, int]]:
     extraction wraps lines mid-word: "위 험유해물질", "하 겠다고")."""
     out = []
     for m in _BREAK.finditer(text):
-        left = text[max(0, m.start() - 12) : m.start()].split()[-1:]
+        left = text[max(0, m.start() - 12) : m.start()].split()[-2:]  # the word before for context ('사례의 경|우')
+        left = [" ".join(left)] if left else left
         right = text[m.end() : m.end() + 12].split()[:1]
         if left and right and _splits_word(left[0], right[0]):
             out.append((m.start(), m.end()))
