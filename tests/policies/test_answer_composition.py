@@ -60,6 +60,15 @@ def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quo
     assert items[-1] == "10. 위탁 사무를 협약서에 명시하지 않았다."
 
 
+def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():
+    table = "8. 30. 회의결과 보고 흑산공항 실시설계 보고 업무 내용 총사업비 증액분 추가 발생 시 타당성 재조사 대상"
+    header = "징계요구 양정 포상 제한자를 표창 대상자로 추천한 CB, CC와 CD 및"
+    assert quotes.sentences(table) == [] and quotes.sentences(header) == []
+    response = quotes.Quote("② 관련자 의견 CB는 기준을 위반한 잘못된 업무 처리였다고 답변하였다.", 0, 0)
+    fact = quotes.Quote("그 결과 BZ는 포상 추천제한자임에도 표창을 받게 되었다.", 0, 0)
+    assert quotes.weight(set(), set(), response, "problems") < quotes.weight(set(), set(), fact, "problems")
+
+
 def test_a_stated_failure_is_worth_more_in_problems():
     plain = quotes.Quote("담양군은 2022년에 미디어 홍보관을 준공하였다.", 0, 0)
     failure = quotes.Quote("담양군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)

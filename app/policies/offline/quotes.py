@@ -29,6 +29,9 @@ _LAW_ARTICLE = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*제\s*\d+\s*
 _TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위")
 _HEADING = re.compile(r"^(?:\d{1,2}\.|[가-하]\.|\(\d{1,2}\)|\d{1,2}\)|[①-⑳])\s*[^.]{2,60}(?<![다음함임됨)\]고며])$")
 """A numbered heading ('3. 농업법인이 부동산업 불법 영위'): no sentence, nothing to quote."""
+_FRAGMENT = re.compile(r"^\d{1,2}\.\s*\d{1,2}\.\s|(?:및|또는|그리고)$")
+"""Table debris: a row opening with a date's tail ('8. 30. 회의결과 보고 …') or a header cut
+after a conjunction ('징계요구 양정 … CB, CC와 CD 및')."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ def sentences(text: str) -> list[Quote]:
         shown = clean(text[s:e])
         digits = sum(ch.isdigit() for ch in shown)
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
-                and not _HEADING.match(shown) and digits <= len(shown) * 0.2):
+                and not _HEADING.match(shown) and not _FRAGMENT.search(shown) and digits <= len(shown) * 0.2):
             out.append(Quote(shown, s, e))
     return out
 
@@ -133,7 +136,7 @@ _ROUTINE = re.compile(r"관련자.{0,20}(?:주의를\s*촉구|징계처분)|관�
 _FOOTNOTE_INSIDE = re.compile(r"(?<=\s)\d{1,3}\)\s")
 _FACT = re.compile(r"(?:였|았|었|했|되었|하지 않았|않았|없었)다\.?$|\d")
 _FAILURE = re.compile(r"않고|않은\s*채|않았|없이|소홀|부당|부적정|내버려|방치|잘못|초과|과다|위반|누락|미이행|지연")
-_ASIDE = re.compile(r"^(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장|답변하였|밝혀\s*왔|이견이\s*없")
+_ASIDE = re.compile(r"^(?:[①-⑳]\s*|\(\d{1,2}\)\s*|\d{1,2}\)\s*)?(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장|답변하였|밝혀\s*왔|이견이\s*없")
 
 
 def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: str) -> float:
