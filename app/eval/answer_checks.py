@@ -137,11 +137,16 @@ def _strip_markup(sentence: str) -> str:
     return s.strip()
 
 
+def quoted(text: str) -> list[str]:
+    """The verbatim quotes in an answer's text, without the ellipsis that marks a cut sentence."""
+    return [q.strip("…") for q in QUOTE.findall(text)]
+
+
 def supported(sentence: str, docs: Sequence[dict[str, Any]], question: str) -> bool:
     """A cited sentence is supported when every verbatim quote in it occurs in the cited
     passages, or (no quote) when most of its new content words occur there."""
     context = "\n".join(doc_context(d) for d in docs)
-    quotes = QUOTE.findall(sentence)
+    quotes = quoted(sentence)
     if quotes:
         return all(contains(context, q) for q in quotes)
     asked = set(morphemes(question))
@@ -219,7 +224,7 @@ def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
         for left, right in split_words(d.get("text") or ""):
             if f"{left} {right}" in text:
                 found.append(f"split word: '{left} {right}'")
-    for q in QUOTE.findall(text):
+    for q in quoted(text):
         if _FOOTNOTE_OPEN.match(q):
             found.append(f"footnote opens quote: '{q[:20]}'")
         elif _HANGUL.search(q[:3]) and any(_starts_mid_sentence(q, d.get("text") or "") for d in docs if contains(d.get("text") or "", q[:30])):

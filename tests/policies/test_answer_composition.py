@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from app.eval.answer_checks import supported
 from app.policies.offline import analyst, grader, quotes
 from app.policies.offline.decline import REFERENCE_HEADER, decline
 from app.policies.offline.intent import question_kind
@@ -67,6 +68,16 @@ def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():
     response = quotes.Quote("② 관련자 의견 CB는 기준을 위반한 잘못된 업무 처리였다고 답변하였다.", 0, 0)
     fact = quotes.Quote("그 결과 BZ는 포상 추천제한자임에도 표창을 받게 되었다.", 0, 0)
     assert quotes.weight(set(), set(), response, "problems") < quotes.weight(set(), set(), fact, "problems")
+
+
+def test_a_cut_sentence_is_shown_with_an_ellipsis_and_still_checks_against_its_passage():
+    cut = quotes.Quote("국토교통부장관은 향후 유사 사례 등 재발 방지를 위하", 0, 0)
+    whole = quotes.Quote("① 관련 업무를 철저히 하시기 바랍니다.(주의)", 0, 0)
+    assert quotes.displayed(cut).endswith("…") and quotes.displayed(whole) == whole.text
+    line = analyst.quote_line("조치할 사항", 1, cut)
+    assert line.quote == cut.text and "위하…\"" in line.text
+    passage = {"text": "국토교통부장관은 향후 유사 사례 등 재발 방지를 위하\n여 그 내용을 통보합니다.", "heading": ""}
+    assert supported(line.text, [passage], "어떤 조치?")
 
 
 def test_a_stated_failure_is_worth_more_in_problems():

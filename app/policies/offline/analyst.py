@@ -73,7 +73,7 @@ def card(rank: int, case: Case, lang: str) -> AnswerSentence:
 
 
 def quote_line(label: str, n: int, q: quotes.Quote) -> AnswerSentence:
-    return AnswerSentence(text=f"   - {label}: \"{q.text}\" [{n}]", citations=[n], quote=q.text)
+    return AnswerSentence(text=f"   - {label}: \"{quotes.displayed(q)}\" [{n}]", citations=[n], quote=q.text)
 
 
 def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool = False) -> list[tuple[int, quotes.Quote]]:

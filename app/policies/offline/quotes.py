@@ -139,6 +139,15 @@ _FAILURE = re.compile(r"않고|않은\s*채|않았|없이|소홀|부당|부적�
 _ASIDE = re.compile(r"^(?:[①-⑳]\s*|\(\d{1,2}\)\s*|\d{1,2}\)\s*)?(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장|답변하였|밝혀\s*왔|이견이\s*없")
 
 
+_FINISHED = re.compile(r"(?:[.?!)\]」』]|[다함음임됨요])$")
+
+
+def displayed(q: Quote) -> str:
+    """The quote as the answer shows it: an ellipsis marks a sentence it does not finish (cut at
+    a clause or at the passage's end), so a cut reads as a cut, not as debris."""
+    return q.text if _FINISHED.search(q.text) else q.text + "…"
+
+
 def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: str) -> float:
     """How much a sentence is worth quoting: the question's and the finding title's key terms
     it states, a stated fact (a finished clause, a figure), in 문제점 a stated failure ('…하지 않고',
