@@ -6,7 +6,8 @@ runs turn by turn in one thread. Per answer (checks in ``answer_checks``):
 
 - phase 1, citation: precision (cited passages that belong to a gold finding or contain a gold
   nugget phrase), recall (gold findings cited), top-1 (the first finding presented is gold),
-  any-gold (at least one gold finding cited);
+  any-gold (at least one gold finding cited); a fast-track answer, which cites no passage,
+  presents the findings its SQL rows list by title (``listed_findings``);
 - phase 2, nuggets: share of gold nuggets the answer states (proof phrase present, spacing
   aside; an embedding match above a calibrated threshold counts half), all and vital;
 - phase 3, groundedness: share of cited sentences supported by the passages they cite;
@@ -118,6 +119,17 @@ def has_evidence(state: dict[str, Any]) -> bool:
     return bool(state.get("citations")) or bool((state.get("sql") or {}).get("rows"))
 
 
+def listed_findings(state: dict[str, Any], text: str) -> list[str]:
+    """The findings a fast-track (SQL) answer lists by title, in the order shown: such an answer
+    cites no passage, so its rows say which findings it presents."""
+    sql = state.get("sql") or {}
+    columns = list(sql.get("columns") or [])
+    if "id" not in columns or "title" not in columns:
+        return []
+    i, t = columns.index("id"), columns.index("title")
+    return [str(row[i]) for row in sql.get("rows") or [] if row[t] and chk.contains(text, str(row[t]))]
+
+
 def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[str, Any]:
     """Every per-answer figure for one gold item and the graph's final state."""
     docs = state.get("documents") or []
@@ -131,8 +143,8 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
         "answerable": bool(item.get("answerable")), "question": item["question"],
         "unanswerable_type": item.get("unanswerable_type"),
         "track": state.get("track"), "abstained": abstained(state), "coverage": state.get("coverage"),
-        "first_finding": chk.first_finding(text, docs),
-        "cited_findings": list(dict.fromkeys(d.get("finding_id") for d in cited if d.get("finding_id"))),
+        "first_finding": chk.first_finding(text, docs) or (listed[0] if (listed := listed_findings(state, text)) else None),
+        "cited_findings": list(dict.fromkeys(d.get("finding_id") for d in cited if d.get("finding_id"))) or listed,
         "chars": len(text), "ms": round(ms, 1),
         "llm_calls": sum(s.get("llm_calls", 0) for s in state.get("steps") or []),
         "suggestions": suggestions, "answer": text,

@@ -1,6 +1,7 @@
 """The answer evaluation's text checks, on answers written for the test."""
 
 from app.eval import answer_checks as chk
+from app.eval.answers import listed_findings
 
 DOCS = [
     {"finding_id": "R-F02", "finding_title": "위험물질 관리 부적정", "report_title": "연구원 감사",
@@ -72,3 +73,13 @@ def test_repeats_are_recognised():
 def test_list_items_are_not_mid_sentence():
     doc = {"finding_id": "R-F01", "text": "관리하시기 바라며(주의)\n② 관련자에게는 주의를 촉구하시기 바랍니다."}
     assert chk.artefacts('조치: "② 관련자에게는 주의를 촉구하시기 바랍니다." [1]', [doc]) == []
+
+
+def test_a_fast_track_answer_presents_the_findings_it_lists_by_title():
+    state = {"sql": {"columns": ["id", "title", "year"], "rows": [
+        ["R-F02", "연안정비사업 사업지 선정 부적정", 2025], ["R-F01", "미수검 선박 출항 통제 부실", 2025],
+        ["R-F09", "보이지 않는 건", 2025]]}}
+    text = "2건을 찾았습니다: 연안정비사업 사업지 선정 부적정; 미수검 선박 출항 통제 부실."
+    assert listed_findings(state, text) == ["R-F02", "R-F01"]
+    assert listed_findings({"sql": {"columns": ["n"], "rows": [[3]]}}, "3건") == []
+    assert listed_findings({}, text) == []
