@@ -241,3 +241,11 @@ def test_explicit_topic_change_is_a_pivot(router):
     retained = [doc(1, "F1", inst="부산광역시 해운대구")]
     d = router.route("이건 다른 얘긴데, 해운대구 예산 문제는?", [Turn("해운대구 제척", "…", "deep")], retained)
     assert d.pivot and not d.follow_up
+
+
+def test_glossary_matches_english_forms_as_whole_words():
+    g = Glossary({"앱": ["mobile app", "app"], "출항": ["departure", "departures"], "어선": ["fishing vessel"], "병가": ["sick leave"]})
+    assert g.terms_in("a city paid for an app nobody used") == ["앱"]
+    assert g.terms_in("the approved plan was applied") == []  # 'app' inside other words
+    assert set(g.terms_in("restrict fishing-vessel departures")) == {"어선", "출항"}
+    assert g.terms_in("병가 중 해외여행") == ["병가"] and g.terms_in("Sick  leave abuse") == ["병가"]

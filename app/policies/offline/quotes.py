@@ -29,7 +29,7 @@ _LAW_ARTICLE = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*제\s*\d+\s*
 _TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위")
 _HEADING = re.compile(r"^(?:\d{1,2}\.|[가-하]\.|\(\d{1,2}\)|\d{1,2}\)|[①-⑳])\s*[^.]{2,60}(?<![다음함임됨)\]고며])$")
 """A numbered heading ('3. 농업법인이 부동산업 불법 영위'): no sentence, nothing to quote."""
-_FRAGMENT = re.compile(r"^\d{1,2}\.\s*\d{1,2}\.\s|(?:및|또는|그리고)$")
+_FRAGMENT = re.compile(r"^\d{1,2}\.\s*\d{1,2}\.(?!\d)|(?:및|또는|그리고)$")
 """Table debris: a row opening with a date's tail ('8. 30. 회의결과 보고 …') or a header cut
 after a conjunction ('징계요구 양정 … CB, CC와 CD 및')."""
 

@@ -4,6 +4,7 @@ question filler, and relax the narrowest filter when filters may have excluded t
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 from app.policies.offline.lexicon import STOP_MORPHEMES, squash
@@ -16,9 +17,14 @@ class Glossary:
     def __init__(self, rows: dict[str, list[str]]) -> None:
         self.rows = rows
         self._forms: dict[str, str] = {}
+        self._latin: dict[re.Pattern[str], str] = {}
         for term, synonyms in rows.items():
             for form in (term, *synonyms):
-                self._forms.setdefault(squash(form.lower()), term)
+                if form.isascii():  # English: whole words only ('app' is not in 'approved')
+                    words = r"[\s-]*".join(re.escape(w) for w in form.lower().split())
+                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?![a-z])"), term)
+                else:
+                    self._forms.setdefault(squash(form.lower()), term)
 
     @classmethod
     def load(cls, path: str | Path) -> Glossary:
@@ -30,8 +36,10 @@ class Glossary:
             return cls({r["term"].strip(): [s.strip() for s in (r["synonyms"] or "").split(",") if s.strip()] for r in reader})
 
     def terms_in(self, text: str) -> list[str]:
-        flat = squash(text.lower())
-        return [term for form, term in sorted(self._forms.items(), key=lambda kv: -len(kv[0])) if form in flat]
+        flat, low = squash(text.lower()), text.lower()
+        found = [term for form, term in sorted(self._forms.items(), key=lambda kv: -len(kv[0])) if form in flat]
+        found += [term for rule, term in self._latin.items() if rule.search(low)]
+        return list(dict.fromkeys(found))
 
     def expansions(self, text: str) -> list[str]:
         flat = squash(text.lower())
