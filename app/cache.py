@@ -17,12 +17,12 @@ V = TypeVar("V")
 class _Evicting(cachetools.LRUCache):
     def __init__(self, maxsize: int, on_evict: Callable[[object], None] | None) -> None:
         super().__init__(maxsize)
-        self._on_evict = on_evict
+        self.on_evict = on_evict
 
     def popitem(self) -> tuple[Hashable, object]:
         key, value = super().popitem()
-        if self._on_evict is not None:
-            self._on_evict(value)
+        if self.on_evict is not None:
+            self.on_evict(value)
         return key, value
 
 
@@ -32,8 +32,7 @@ class LRUCache(Generic[V]):
         self.maxsize = maxsize
         self.hits = 0
         self.misses = 0
-        self._on_evict = on_evict
-        self._data: cachetools.LRUCache[Hashable, V] = _Evicting(max(maxsize, 1), on_evict)
+        self._data: _Evicting = _Evicting(max(maxsize, 1), on_evict)
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> V | None:
@@ -55,7 +54,7 @@ class LRUCache(Generic[V]):
         """Empty the cache; returns what it held (e.g. to close it)."""
         with self._lock:
             values = list(self._data.values())
-            self._data = _Evicting(max(self.maxsize, 1), self._on_evict)  # MutableMapping.clear would evict
+            self._data = _Evicting(max(self.maxsize, 1), self._data.on_evict)  # MutableMapping.clear would evict
             return values
 
     def __len__(self) -> int:

@@ -136,6 +136,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
     suggestions = list(state.get("suggestions") or [])
     text = chk.main_text(state.get("answer") or "", suggestions)
     cited = chk.cited_docs(text, docs)
+    listed = listed_findings(state, text)
     gold = set(item.get("gold_findings") or [])
     nuggets = item.get("nuggets") or []
     rec: dict[str, Any] = {
@@ -143,7 +144,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
         "answerable": bool(item.get("answerable")), "question": item["question"],
         "unanswerable_type": item.get("unanswerable_type"),
         "track": state.get("track"), "abstained": abstained(state), "coverage": state.get("coverage"),
-        "first_finding": chk.first_finding(text, docs) or (listed[0] if (listed := listed_findings(state, text)) else None),
+        "first_finding": chk.first_finding(text, docs) or next(iter(listed), None),
         "cited_findings": list(dict.fromkeys(d.get("finding_id") for d in cited if d.get("finding_id"))) or listed,
         "chars": len(text), "ms": round(ms, 1),
         "llm_calls": sum(s.get("llm_calls", 0) for s in state.get("steps") or []),

@@ -132,10 +132,9 @@ def broken_words(text: str) -> list[tuple[int, int]]:
     extraction wraps lines mid-word: "위 험유해물질", "하 겠다고")."""
     out = []
     for m in _BREAK.finditer(text):
-        left = text[max(0, m.start() - 12) : m.start()].split()[-2:]  # the word before for context ('사례의 경|우')
-        left = [" ".join(left)] if left else left
+        left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
         right = text[m.end() : m.end() + 12].split()[:1]
-        if left and right and _splits_word(left[0], right[0]):
+        if left and right and _splits_word(left, right[0]):
             out.append((m.start(), m.end()))
     return out
 

@@ -126,10 +126,12 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
                                      else f"In {title}, the auditors demanded the actions quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
     if kind == "legal_basis":
         refs: list[tuple[str, int]] = []
+        seen: set[str] = set()
         passages = [p for kind_ in LAW_SECTIONS for p in found[0].section(kind_)] or [found[0].head]
         for n, d in passages:
             for r in quotes.laws(d["text"]):
-                if squash(r) not in {squash(x) for x, _ in refs}:
+                if squash(r) not in seen:
+                    seen.add(squash(r))
                     refs.append((r, n))
         if refs:
             shown = ", ".join(r for r, _ in refs[:MAX_LAWS])

@@ -25,6 +25,7 @@ class Glossary:
                     self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?![a-z])"), term)
                 else:
                     self._forms.setdefault(squash(form.lower()), term)
+        self._forms = dict(sorted(self._forms.items(), key=lambda kv: -len(kv[0])))  # longest first, once
 
     @classmethod
     def load(cls, path: str | Path) -> Glossary:
@@ -37,7 +38,7 @@ class Glossary:
 
     def terms_in(self, text: str) -> list[str]:
         flat, low = squash(text.lower()), text.lower()
-        found = [term for form, term in sorted(self._forms.items(), key=lambda kv: -len(kv[0])) if form in flat]
+        found = [term for form, term in self._forms.items() if form in flat]
         found += [term for rule, term in self._latin.items() if rule.search(low)]
         return list(dict.fromkeys(found))
 
