@@ -206,3 +206,15 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "Show me cases where auditors told an agency to recover the money": "actions",
     }
     assert {q: question_kind(q) for q in asked} == asked
+
+
+def test_the_first_findings_demands_are_shown_whole_with_their_disposition():
+    demand = ("① 계약 서류를 검토하지 않고 " + "물품 대금을 지급한 " * 12 + "사실을 확인하여 관련 대금을 회수하는 방안을 마련하시기 바랍니다.(통보)")
+    docs = _finding_docs()
+    docs[2] = {**docs[2], "text": "감사원은 다음과 같이 조치할 사항을 정한다.\n가람시장은\n" + demand + "\n" + ACTIONS.split("\n", 1)[1]}
+    assert len(demand) > quotes.MAX_CHARS  # the plain quote would cut it before the demand
+    for question in ("어떤 조치를 요구했어?", "물품 구매 부적정 사례 있어?"):
+        lines = [s.text for s in analyst.analyze_documents(question, docs, "").sentences if "조치할 사항:" in s.text]
+        assert any("회수하는 방안을 마련하시기 바랍니다.(통보)" in t for t in lines), question
+        assert any("② 관련자에게는 주의를 촉구하시기 바랍니다.(주의)" in t for t in lines), question
+        assert not any("감사원은 다음과 같이" in t for t in lines), question  # the preface is no demand

@@ -62,7 +62,7 @@ def clean(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS) -> tuple[int, int]:
     seg = text[start:end]
     lead = _LEAD.match(seg)
     if lead:
@@ -70,12 +70,12 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     inside = _FOOTNOTE_INSIDE.search(text, start + 30, end)
     if inside:  # a footnote's text runs into the sentence here: stop before it
         end = len(text[: inside.start()].rstrip())
-    if end - start > MAX_CHARS:
-        cut = [m.start() + 1 for m in _CLAUSE_END.finditer(text, start + 40, start + MAX_CHARS)]
+    if end - start > max_chars:
+        cut = [m.start() + 1 for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars)]
         if cut:
             end = cut[-1]
         else:
-            end = start + MAX_CHARS
+            end = start + max_chars
             while end > start and not text[end - 1].isspace():
                 end -= 1
         end = len(text[:end].rstrip(" ,"))
@@ -117,11 +117,12 @@ def spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def sentences(text: str) -> list[Quote]:
-    """The chunk's sentences as display quotes, in order (short fragments skipped)."""
+def sentences(text: str, max_chars: int = MAX_CHARS) -> list[Quote]:
+    """The chunk's sentences as display quotes, in order (short fragments skipped), each cut at a
+    clause boundary before ``max_chars``."""
     out = []
     for s, e in spans(text):
-        s, e = _trim(text, s, e)
+        s, e = _trim(text, s, e, max_chars)
         shown = clean(text[s:e])
         digits = sum(ch.isdigit() for ch in shown)
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
@@ -137,6 +138,15 @@ _FOOTNOTE_INSIDE = re.compile(r"(?<=\s)\d{1,3}\)\s")
 _FACT = re.compile(r"(?:였|았|었|했|되었|하지 않았|않았|없었)다\.?$|\d")
 _FAILURE = re.compile(r"않고|않은\s*채|않았|없이|소홀|부당|부적정|내버려|방치|잘못|초과|과다|위반|누락|미이행|지연")
 _ASIDE = re.compile(r"^(?:[①-⑳]\s*|\(\d{1,2}\)\s*|\d{1,2}\)\s*)?(?:관련자|관계기관)\s*의견|^검토\s*결과|의견을\s*제시|주장|답변하였|밝혀\s*왔|이견이\s*없")
+
+
+_ITEM_MARK = re.compile(r"^[①-⑳]")
+
+
+def is_demand(text: str) -> bool:
+    """A 조치할 사항 item: it closes with a demand and its disposition ('…하시기 바랍니다.(주의)')
+    or opens with an item mark (①), not the section's preface ('감사원은 … 다음과 같이')."""
+    return bool(_DEMAND.search(text) or _ITEM_MARK.match(text))
 
 
 _FINISHED = re.compile(r"(?:[.?!)\]」』]|[다함음임됨요])$")
