@@ -92,6 +92,17 @@ def test_law_references_and_their_sentences():
     assert len(quotes.law_sentences(CRITERIA)) == 2
 
 
+def test_same_law_references_resolve_to_the_law_last_named_and_are_listed_under_it():
+    text = ("｢국가연구개발혁신법｣ 제31조와 ｢연구개발사업 관리지침｣ 제30조에 따르면 … 같은 법 제15조 및 제32조에 따르면 "
+            "… 같은 법 시행령 제57조 제1항에 따라 제재한다.")
+    refs = quotes.laws(text)
+    assert refs == ["｢국가연구개발혁신법｣ 제31조", "｢연구개발사업 관리지침｣ 제30조", "｢국가연구개발혁신법｣ 제15조 및 제32조",
+                    "｢국가연구개발혁신법 시행령｣ 제57조 제1항"]  # a 지침 is not the '법' that '같은 법' means
+    assert quotes.grouped_laws(refs) == ("｢국가연구개발혁신법｣ 제31조·제15조 및 제32조, ｢연구개발사업 관리지침｣ 제30조, "
+                                         "｢국가연구개발혁신법 시행령｣ 제57조 제1항")
+    assert quotes.laws("같은 법 제3조에 따르면") == []  # nothing named before it
+
+
 def test_locate_maps_a_repaired_quote_to_its_exact_span():
     text = "연구시설의 위 험유해물질\n관리대장은 작성되지 않았다."
     start, end = locate("위험유해물질 관리대장은", text)

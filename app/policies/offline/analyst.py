@@ -156,7 +156,7 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
                     seen.add(squash(r))
                     refs.append((r, n))
         if refs:
-            shown = ", ".join(r for r, _ in refs[:MAX_LAWS])
+            shown = quotes.grouped_laws([r for r, _ in refs[:MAX_LAWS]])
             at = sorted({n for _, n in refs[:MAX_LAWS]})
             marks = "".join(f"[{n}]" for n in at)
             return [AnswerSentence(text=(f"{title} 건의 판단기준으로 인용된 규정은 {shown}입니다 {marks}." if ko
@@ -177,9 +177,10 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
 LAW_SECTIONS = sorted((k for k in SECTION_KINDS if k != "opinion"), key=lambda k: (k != "criteria", k == "overview"))
 """Where a finding's law references are looked for, in order: its 관계 법령·판단기준 first, then
 the articles its problems and actions apply (disciplinary rules, penalties), then its overview."""
-MAX_LAWS = 8
+MAX_LAWS = 12
 """Law references listed in a legal-basis answer's lead, one sentence citing the passages they
-come from (criteria only and 6 references: dev law recall 0.71; these sections and 8: 0.72)."""
+come from, articles grouped under their law (criteria only and 6 references: dev law recall
+0.71; these sections and 8: 0.72; grouped, 12: see BENCHMARKS.md)."""
 
 
 EVIDENCE_BY_KIND: dict[str, list[tuple[str, int, bool]]] = {

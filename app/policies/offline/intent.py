@@ -19,7 +19,7 @@ _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 
 _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a summary of the legal basis is a legal-basis question
     ("legal_basis", re.compile(
-        r"법\s*조항|조항|근거(?:가|는|로|를)?\s*(?:어디|뭐|무엇|뭔)|근거\s*(?:조항|규정|법|법령|조문)|법적\s*근거|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
+        r"법\s*조항|조항|근거(?:가|는|로|를)?\s*(?:어디|뭐|무엇|뭔)|근거\s*(?:조항|규정|법|법령|조문)|근거로\s*(?:든|삼은|제시한|인용한|댄)|법적\s*근거|어느\s*법|무슨\s*법|어떤\s*법|위반한\s*법|"
         r"(?:법령|규정)(?:이|은|는)?\s*(?:어디|뭐|무엇|뭔|어느)|(?:어떤|무슨|어느)\s*(?:법령|규정)|법령(?:상)?\s*근거|"
         r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|legal provision|provisions?\b|which law|what law|statute|article|regulation", re.I)),
     ("summary", re.compile(r"요약|정리해|정리\s*(?:좀|부탁)|정리\s*$|정리\s*[.?!]|간추|짧게|간단히|핵심만|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),

@@ -189,14 +189,47 @@ def best(question_terms: set[str], text: str, n: int = 1, first: bool = False, t
     return sorted((q for _, _, q in scored[:n]), key=lambda q: q.start)
 
 
+_SAME_LAW = re.compile(r"같은\s*법(\s*시행령|\s*시행규칙)?\s*(" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)")
+
+
 def laws(text: str) -> list[str]:
-    """Law references (「…법」 제N조 제M항) in order of first mention, each once."""
+    """Law references (「…법」 제N조 제M항) in order of first mention, each once. '같은 법 제15조'
+    (or 같은 법 시행령 …) is the law last named (its 시행령)."""
     out: list[str] = []
-    for m in _LAW.finditer(text):
-        ref = clean(m.group(0))
+    last_law = ""
+    found = sorted([*_LAW.finditer(text), *_SAME_LAW.finditer(text)], key=lambda m: m.start())
+    for m in found:
+        if m.re is _SAME_LAW:
+            if not last_law:
+                continue
+            name = last_law if not m.group(1) else f"{last_law[:-1]} {m.group(1).strip()}{last_law[-1]}"
+            ref = f"{name} {clean(m.group(2))}"
+        else:
+            ref = clean(m.group(0))
+            name = ref[: max(ref.find("」"), ref.find("｣")) + 1]
+            if re.sub(r"\s+", "", name[1:-1]).endswith("법"):
+                last_law = name
         if _LAW_ARTICLE.match(ref) and ref not in out:
             out.append(ref)
     return out
+
+
+_LAW_NAME = re.compile(r"^([「｢][^「」｢｣]+[」｣])\s*(.*)$")
+
+
+def grouped_laws(refs: list[str]) -> str:
+    """References listed with each law named once, its articles after it in order:
+    '｢지방공무원법｣ 제39조 제3항·제42조, ｢지방공무원 임용령｣ 제30조'."""
+    groups: dict[str, list[str]] = {}
+    for ref in refs:
+        m = _LAW_NAME.match(ref)
+        name, article = (m.group(1), m.group(2).strip()) if m else (ref, "")
+        names = {re.sub(r"\s+", "", k): k for k in groups}
+        key = names.get(re.sub(r"\s+", "", name), name)
+        groups.setdefault(key, [])
+        if article and article not in groups[key]:
+            groups[key].append(article)
+    return ", ".join(f"{name} {'·'.join(arts)}".strip() for name, arts in groups.items())
 
 
 def law_sentences(text: str, k: int = 2) -> list[Quote]:
