@@ -26,7 +26,6 @@ from graph.schemas import (
     Verification,
 )
 from graph.state import Doc
-from graph.vocab import language
 
 
 def _offline(value: Any) -> Decided[Any]:
@@ -55,11 +54,7 @@ class OfflinePolicies:
     ) -> Decided[FieldSelection]:
         retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
         retained_reports = [d["report_id"] for d in retained]
-        fields = select_fields(question, hints, retained_institutions, self._catalog(), retained_reports)
-        if language(question) == "en" and (named := self.glossary.terms_in(question)):
-            # the reports are Korean: the audit terms an English question names join its search
-            fields.search_query = f"{fields.search_query} {' '.join(named)}"
-        return _offline(fields)
+        return _offline(select_fields(question, hints, retained_institutions, self._catalog(), retained_reports))
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))
