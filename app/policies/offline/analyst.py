@@ -185,13 +185,16 @@ come from, articles grouped under their law (criteria only and 6 references: dev
 
 EVIDENCE_BY_KIND: dict[str, list[tuple[str, int, bool]]] = {
     "similar_cases": [("problems", 2, False), ("actions", 2, True)],
-    "disposition": [("problems", 2, False), ("actions", 2, True)],
+    "disposition": [("problems", 1, False), ("actions", 2, True)],
     "actions": [("actions", 3, True), ("problems", 1, False)],
-    "institution": [("problems", 2, False), ("actions", 2, True)],
-    "legal_basis": [("criteria", 2, False), ("problems", 1, False), ("actions", 1, True)],
-    "summary": [("problems", 3, False), ("actions", 2, True)],
+    "institution": [("problems", 1, False), ("actions", 2, True)],
+    "legal_basis": [("criteria", 2, False), ("actions", 1, True)],
+    "summary": [("problems", 2, False), ("actions", 2, True)],
 }
-"""(section, sentences, opening sentences rather than best-matching) quoted for the first finding."""
+"""(section, sentences, opening sentences rather than best-matching) quoted for the first finding.
+문제점 sentences carry few gold nuggets (about one in seven), so questions about dispositions and
+institutions quote one, and legal-basis questions none beside their criteria: dev median answer
+898 -> 842 characters, nuggets 0.429 -> 0.426."""
 EVIDENCE_OTHERS: list[tuple[str, int, bool]] = [("problems", 1, False), ("actions", 1, True)]
 """... and for the second."""
 
