@@ -359,6 +359,11 @@ def test_workbench(page, servers, ui_store):
     answer = page.get_by_test_id("stChatMessage").filter(has_text="근거 일치").last
     expect(answer).to_be_visible(timeout=TURN_TIMEOUT_MS)
     _settled(page)
+    # the answer leads: what was found first, then one card per finding, then the quoted evidence
+    expect(answer.get_by_text(re.compile(r"질문과 같은 유형의 사례 \d+건을 찾았습니다")).first).to_be_visible()
+    expect(answer.get_by_text(re.compile(r"처분: 주의 · p\.\d+")).first).to_be_visible()
+    _scroll_to_top_of(answer)
+    page.screenshot(path=ARTIFACTS / "ui-real-answer.png")
     thread_id = re.search(r"thread=([0-9a-f]+)", page.url).group(1)
     turn = api.get(f"/v1/threads/{thread_id}/turns").json()[0]
     cited = next(e for e in turn["evidence"] if e["report_id"] == REAL_REPORT and e.get("span"))
