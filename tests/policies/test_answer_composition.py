@@ -85,6 +85,12 @@ def test_a_stated_failure_is_worth_more_in_problems():
     failure = quotes.Quote("담양군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)
     assert quotes.weight(set(), set(), failure, "problems") > quotes.weight(set(), set(), plain, "problems")
     assert quotes.weight(set(), set(), failure, "overview") == quotes.weight(set(), set(), plain, "overview")
+    # a provision quoted in 문제점 for comparison is the rule, not what went wrong
+    provision = quotes.Quote("- ｢경기도 도시계획 조례｣ 제11조(위원의 제척ㆍ기피ㆍ회피) ① 위원회의 위원은 심의·의결에서 제척된다.", 0, 0)
+    finding = quotes.Quote("구의원 2명은 제척 사유가 아닌데도 부당하게 제척되었다.", 0, 0)
+    terms = {"위원", "제척"}
+    assert quotes.weight(terms, set(), provision, "problems") < quotes.weight(terms, set(), finding, "problems")
+    assert quotes.weight(terms, set(), provision, "criteria") > quotes.weight(terms, set(), provision, "problems")
 
 
 def test_law_references_and_their_sentences():

@@ -149,6 +149,9 @@ def is_demand(text: str) -> bool:
     return bool(_DEMAND.search(text) or _ITEM_MARK.match(text))
 
 
+_PROVISION = re.compile(r"^\W*[「｢][^」｣]{2,40}[」｣]\s*제\s*\d+\s*조(?:\s*의\s*\d+)?\s*\(")
+"""A provision's own text ('- ｢경기도 도시계획 조례｣ 제11조(위원의 제척…) ① …'), quoted inside
+문제점 for comparison: the rule, not what went wrong."""
 _FINISHED = re.compile(r"(?:[.?!)\]」』]|[다함음임됨요])$")
 
 
@@ -162,7 +165,7 @@ def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: s
     """How much a sentence is worth quoting: the question's and the finding title's key terms
     it states, a stated fact (a finished clause, a figure), in 문제점 a stated failure ('…하지 않고',
     '…없이', '방치'), a demand with its disposition mark ('…하시기 바랍니다.(주의)') in 조치할 사항;
-    an agency's or a person's rebuttal counts less. (The failure cue: the gold nugget phrase of a
+    an agency's or a person's rebuttal, or a provision quoted in 문제점, counts less. (The failure cue: the gold nugget phrase of a
     문제점 is among the two sentences chosen for 0.10 of dev nuggets without it, 0.14 with it.)"""
     terms = key_terms(q.text)
     score = coverage(question_terms, terms) + 0.5 * coverage(topic_terms, terms)
@@ -172,7 +175,7 @@ def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: s
         score += 0.2
     if section == "actions" and _DEMAND.search(q.text):
         score += 0.5 if not _ROUTINE.search(q.text) else 0.1
-    if _ASIDE.search(q.text):
+    if _ASIDE.search(q.text) or (section == "problems" and _PROVISION.search(q.text)):
         score -= 0.5
     return score
 
