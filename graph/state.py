@@ -83,6 +83,10 @@ class AuraState(InputState, total=False):
     scope_gaps: list[str]
     """What the question names that the store does not cover (years, organisations): the turn
     declines, listing the nearest findings only as references."""
+    standalone: str
+    """The question as it stands on its own: the question itself, or for a follow-up that has no
+    documents to follow ('연도 상관없이 찾아줘' after a declined turn) the router's restatement of
+    the last question. Searching, grading, rewriting and verifying judge against it."""
     query: str
     """The current search query (the question, or its latest rewrite)."""
     rewrites: list[str]

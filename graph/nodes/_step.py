@@ -56,6 +56,11 @@ def step(name: str) -> Callable[[Callable[..., tuple[dict[str, Any], StepInfo]]]
     return deco
 
 
+def standalone(state: AuraState) -> str:
+    """What the turn asks, on its own (``AuraState.standalone``)."""
+    return state.get("standalone") or state["question"]
+
+
 def history(state: AuraState, turns: int) -> list[Turn]:
     """The last ``turns`` completed exchanges before this turn's question."""
     msgs = state.get("messages") or []

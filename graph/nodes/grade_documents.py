@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, step
+from graph.nodes._step import StepInfo, standalone, step
 from graph.ports import GraphServices
 from graph.state import AuraState, Doc
 
@@ -38,7 +38,7 @@ def build(services: GraphServices):
         if gaps:
             return ({"documents": [], "set_aside": set_aside(docs), "needs_rewrite": False},
                     StepInfo(f"0 of {len(docs)} passages relevant: the reports do not cover {', '.join(gaps)}"))
-        decided = services.policies.grade(state["question"], docs)
+        decided = services.policies.grade(standalone(state), docs)
         by_index = {g.index: g for g in decided.value.grades}
         kept, rejected = [], []
         for i, doc in enumerate(docs, start=1):

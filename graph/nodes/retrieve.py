@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, step
+from graph.nodes._step import StepInfo, standalone, step
 from graph.ports import GraphServices
 from graph.state import AuraState
 
@@ -20,10 +20,10 @@ def build(services: GraphServices):
         filters = state.get("filters") or {}
         rewrites = state.get("rewrites") or []
         if rewrites:
-            queries = list(dict.fromkeys([state["question"], rewrites[-1]]))
+            queries = list(dict.fromkeys([standalone(state), rewrites[-1]]))
             docs = services.search_many(queries, k, filters)
         else:
-            docs = services.search(state.get("query") or state["question"], k, filters)
+            docs = services.search(state.get("query") or standalone(state), k, filters)
         runtime.stream_writer({"event": "evidence", "stage": "retrieved", "items": [_brief(d) for d in docs]})
         top = f"; top: {docs[0]['report_title']} p.{docs[0]['page']}" if docs else ""
         return {"documents": docs}, StepInfo(f"{len(docs)} passages{top}")

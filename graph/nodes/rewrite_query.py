@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, step
+from graph.nodes._step import StepInfo, standalone, step
 from graph.ports import GraphServices
 from graph.state import AuraState
 from graph.vocab import RELAXABLE_FILTER_KEYS as RELAXABLE
@@ -17,9 +17,10 @@ from graph.vocab import RELAXABLE_FILTER_KEYS as RELAXABLE
 def build(services: GraphServices):
     @step("rewrite_query")
     def rewrite_query(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
-        tried = [state["question"], *(state.get("rewrites") or [])]
+        asked = standalone(state)
+        tried = [asked, *(state.get("rewrites") or [])]
         filters = dict(state.get("filters") or {})
-        decided = services.policies.rewrite(state["question"], state.get("query") or state["question"], tried, filters)
+        decided = services.policies.rewrite(asked, state.get("query") or asked, tried, filters)
         rw = decided.value
         relaxed = ""
         if rw.relax_filter in RELAXABLE and any(filters.get(k) for k in RELAXABLE[rw.relax_filter]):

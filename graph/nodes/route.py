@@ -42,7 +42,8 @@ def build(services: GraphServices):
         d = decided.value
         mode = state.get("mode") or "auto"
         track = d.track if mode == "auto" else mode
-        follow_up = d.follow_up and bool(retained)
+        turns = history(state, runtime.context.history_turns)
+        follow_up = d.follow_up and (bool(retained) or bool(turns))  # documents kept, or the last question
         pivot = d.pivot and not follow_up
         if pivot:
             retained = []
@@ -59,7 +60,6 @@ def build(services: GraphServices):
             if v
         }
         query = d.search_query or question
-        turns = history(state, runtime.context.history_turns)
         if d.refines_previous and turns:  # '그중 시정은?': the last lookup, with what changed
             filters = {**(state.get("filters") or {}), **filters}
             query = f"{turns[-1].question} {question}"
@@ -73,6 +73,7 @@ def build(services: GraphServices):
             "sql_intent": d.sql_intent,
             "filters": filters,
             "query": query,
+            "standalone": d.search_query if follow_up and not retained and d.search_query else question,
             "rewrites": [],
             "rewrite_count": 0,
             "regeneration_count": 0,

@@ -9,7 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, step
+from graph.nodes._step import StepInfo, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import AuraState
@@ -26,7 +26,7 @@ def build(services: GraphServices):
     def verify_answer(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         ctx = runtime.context
         answer = AnalystAnswer(sentences=[AnswerSentence(**s) for s in state.get("sentences") or []])
-        decided = services.policies.verify(state["question"], answer, state.get("documents") or [])
+        decided = services.policies.verify(standalone(state), answer, state.get("documents") or [])
         v = decided.value
         can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations
         # a question about findings the user pointed at ('그 건', '2번') is not searched again

@@ -125,3 +125,15 @@ def test_questions_the_reports_cannot_answer_are_declined(agent):
     r = agent.ask("2019년 감사원 담양군 정기감사에서 지적된 거 뭐 있었어?", "decline-2")
     assert r["coverage"] == "none" and "2019년" in r["answer"].split("\n")[0]
     assert "가장 관련" not in r["answer"] and r["verification"] is None
+
+
+def test_after_a_decline_the_same_question_without_its_year_is_a_follow_up(agent, real_services):
+    thread = "relax-1"
+    r = agent.ask("2022년 해수부 감사에서 항만 사용료 지적된거 있어", thread)
+    assert r["coverage"] == "none" and "2022년" in r["answer"].split("\n")[0]
+    r = agent.ask("연도 상관없이 찾아줘", thread)
+    route = next(s for s in r["steps"] if s["node"] == "route")
+    assert "follow-up" in route["summary"] and r["coverage"] != "none"
+    assert r["evidence"][0]["finding_id"].startswith(MOF)  # the 해양수산부 report, its 항만시설 사용료 finding
+    assert "사용료" in r["answer"].split("\n")[0] or "사용료" in r["answer"].split("\n")[1]
+    _assert_grounded(real_services, r)

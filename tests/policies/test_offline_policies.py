@@ -249,3 +249,17 @@ def test_glossary_matches_english_forms_as_whole_words():
     assert g.terms_in("the approved plan was applied") == []  # 'app' inside other words
     assert set(g.terms_in("restrict fishing-vessel departures")) == {"어선", "출항"}
     assert g.terms_in("병가 중 해외여행") == ["병가"] and g.terms_in("Sick  leave abuse") == ["병가"]
+
+
+def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
+    last = [Turn("2022년 해수부 감사에서 항만 사용료 지적된거 있어", "2022년에 관한 감사 결과가 없습니다.", "deep")]
+    d = router.route("연도 상관없이 찾아줘", last, [])  # nothing retained: the last turn declined
+    assert d.track == "deep" and d.follow_up and not d.pivot
+    assert "2022" not in d.search_query and "항만 사용료" in d.search_query
+    assert d.institutions == ["해양수산부"] and d.year_from is None  # the institution stays, the year goes
+    d = router.route("ignore the year, just find that issue", last, [])
+    assert d.follow_up and "항만 사용료" in d.search_query and d.year_from is None
+    d = router.route("기관 상관없이 상수도 쪽 지적은 뭐 있어", [Turn("해수부 상수도 감사결과 있어?", "없습니다.", "deep")], [])
+    assert d.follow_up and d.institutions == [] and "해수부" not in d.search_query and "상수도" in d.search_query
+    # without a last question there is nothing to restate
+    assert not router.route("연도 상관없이 찾아줘", [], []).follow_up

@@ -10,6 +10,8 @@ from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, select_fields
+from app.policies.offline.intent import pattern
+from app.policies.offline.lexicon import squash
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
 from app.sql import OfflineSqlPlanner
@@ -54,7 +56,11 @@ class OfflinePolicies:
     ) -> Decided[FieldSelection]:
         retained_institutions = [i for d in retained for i in (d.get("institutions") or [])[:1]]
         retained_reports = [d["report_id"] for d in retained]
-        return _offline(select_fields(question, hints, retained_institutions, self._catalog(), retained_reports))
+        fields = select_fields(question, hints, retained_institutions, self._catalog(), retained_reports)
+        asked = route.value.search_query if route else ""
+        if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
+            fields.search_query = pattern(asked)
+        return _offline(fields)
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))

@@ -26,6 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
+from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, key_terms, ordinals, squash
 from graph.ports import Turn
 from graph.schemas import RouteDecision
@@ -70,6 +71,20 @@ _NEW_TOPIC = re.compile(
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
+_RELAX_PERIOD = re.compile(
+    r"(연도|년도|기간|시기|시점)\s*(?:는|은)?\s*(?:상관\s*없이|관계\s*없이|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:year|period|date)"
+    r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years",
+    re.I,
+)
+_RELAX_ORG = re.compile(
+    r"(기관|부처|지역|지자체)\s*(?:는|은)?\s*(?:상관\s*없이|관계\s*없이|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:institution|agency|ministry|organi[sz]ation)"
+    r"|regardless of (?:the )?(?:institution|agency|ministry)|(?:any|all|other) (?:institutions|agencies)",
+    re.I,
+)
+"""The last question asked again with a scope dropped ('연도 상관없이 찾아줘', 'ignore the year',
+'기관 상관없이 상수도 쪽은?'): a follow-up of that question, whatever it found (often nothing,
+because of the scope now dropped)."""
+_YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\d{2}\s*년도?)?|작년|지난해|올해|금년|최근\s*\d+\s*년")
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
 
 IDF_SPECIFIC = 2.0
@@ -147,7 +162,15 @@ class OfflineRouter:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
 
-        follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained, y0, y1)
+        query = q
+        relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
+        if history and track != "report" and not sql_intent and (relax_period or relax_org) and not institutions and y0 is None:
+            track = "deep"
+            query, institutions, (y0, y1) = self._relaxed(history[-1].question, q, relax_period, relax_org)
+            follow_up, pivot, why = True, False, "asks the last question again without its " + (
+                "period" if relax_period and not relax_org else "institution" if not relax_period else "scope")
+        else:
+            follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained, y0, y1)
         if follow_up and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
         ):
@@ -164,8 +187,23 @@ class OfflineRouter:
             year_from=y0,
             year_to=y1,
             dispositions=disp,
-            search_query=q,
+            search_query=query,
         )
+
+    def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
+        """The last question's pattern and scope, without the part now dropped, plus what this
+        question adds ('상수도 쪽'): (search query, institutions, years)."""
+        institutions = [] if drop_org else self.catalog.find(last)
+        period = (None, None) if drop_period else years(last)
+        pattern = _YEAR_WORDS.sub(" ", last) if drop_period else last
+        if drop_org:  # the names as written: held institutions by any of their forms ('해수부'), others by suffix
+            for form in sorted((f for f in self.catalog.aliases if f in squash(pattern)), key=len, reverse=True):
+                pattern = re.sub(r"\s*".join(map(re.escape, form)), " ", pattern)
+            for name in named_organisations(pattern):
+                pattern = pattern.replace(name, " ")
+        rest = _RELAX_PERIOD.sub(" ", _RELAX_ORG.sub(" ", q))
+        added = [t for t in key_terms(rest) if t not in FACET_TERMS and t not in FUNCTION_WORDS and t not in key_terms(pattern)]
+        return re.sub(r"\s+", " ", f"{pattern} {' '.join(sorted(added))}").strip(), institutions, period
 
     def _continuity(
         self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn],
