@@ -263,14 +263,3 @@ def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
     assert d.follow_up and d.institutions == [] and "해수부" not in d.search_query and "상수도" in d.search_query
     # without a last question there is nothing to restate
     assert not router.route("연도 상관없이 찾아줘", [], []).follow_up
-
-
-def test_a_facet_of_what_was_just_shown_is_a_follow_up_even_in_other_words(router):
-    # the search would rank another finding first for these words (a hub): the facet asked decides
-    ranking = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: [("F9", "r9")])
-    shown = [doc(1, "F1", text="고창군은 투자심사와 의회 의결을 거치지 않고 터미널 혁신지구 사업을 추진하였다.")]
-    last = [Turn("투자심사랑 의회 의결 안 거치고 사업 밀어붙인 건 없어?", "…", "deep")]
-    d = ranking.route("근거가 뭐야 의회 의결 받아야 된다는거", last, shown)
-    assert d.follow_up and not d.pivot
-    d = ranking.route("의회 의결 없이 추진한 다른 사업 사례", last, shown)  # no facet asked: the search decides
-    assert d.pivot and not d.follow_up

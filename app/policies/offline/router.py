@@ -26,7 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
-from app.policies.offline.intent import facets, named_organisations
+from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, key_terms, ordinals, squash
 from graph.ports import Turn
 from graph.schemas import RouteDecision
@@ -223,11 +223,8 @@ class OfflineRouter:
             return True, False
         if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained):
             return False, True  # another period
-        content = terms - FACET_TERMS - FUNCTION_WORDS
-        if len(content) <= 1:  # '근거 조항은?', '누락 규모 얼마였어': another facet
+        if len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1:  # '근거 조항은?', '누락 규모 얼마였어': another facet
             return True, False
-        if track == "deep" and facets(q) and len(content & self._context(retained, history)) * 2 >= len(content):
-            return True, False  # '근거가 뭐야 의회 의결 받아야 된다는거': a facet of what was just shown
         if self.best_findings is not None:  # a problem pattern: is it one of the retained findings?
             best = self.best_findings(q)[:1]
             if best:
@@ -235,18 +232,13 @@ class OfflineRouter:
                 same_report = _OTHER.search(q) and best[0][1] in {d.get("report_id") for d in retained}
                 follows = best[0][0] in kept or bool(same_report)
                 return follows, not follows
-        shared = terms & self._context(retained, history)
-        return (True, False) if shared and len(shared) * 2 >= len(terms) else (False, True)
-
-    @staticmethod
-    def _context(retained: list[Doc], history: list[Turn]) -> set[str]:
-        """Key terms of the retained passages and of the last question."""
         context: set[str] = set()
         for d in retained:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
         if history:
             context |= key_terms(history[-1].question)
-        return context
+        shared = terms & context
+        return (True, False) if shared and len(shared) * 2 >= len(terms) else (False, True)
 
 
 def _overlaps(institutions: list[str], docs: list[Doc]) -> bool:
