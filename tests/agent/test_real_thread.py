@@ -8,6 +8,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from sqlalchemy import func, select
 
 from app.agent.runner import Agent
+from app.agent.tools import AgentTools
 from app.db.models import Chunk, FindingDisposition
 from app.policies.offline.quotes import fold
 
@@ -137,3 +138,14 @@ def test_after_a_decline_the_same_question_without_its_year_is_a_follow_up(agent
     assert r["evidence"][0]["finding_id"].startswith(MOF)  # the 해양수산부 report, its 항만시설 사용료 finding
     assert "사용료" in r["answer"].split("\n")[0] or "사용료" in r["answer"].split("\n")[1]
     _assert_grounded(real_services, r)
+
+
+def test_an_english_question_weighs_the_glossarys_korean_terms_not_its_unused_english_words(agent, real_services):
+    tools = AgentTools(real_services, real_services.policies)
+    question = "Which audit found a province's financial statements leaving out assets?"
+    terms = tools.query_terms(question)
+    assert "재무제표" in terms and not {"which", "province", "leaving"} & terms  # no report uses these words
+    # no topical glossary term: the English words stay (nothing better to weigh)
+    assert "kickbacks" in tools.query_terms("Any cases of officials taking kickbacks?")
+    r = agent.ask(question, "english-1")
+    assert r["evidence"][0]["finding_id"] == "jj20251017_173128-F03"  # 재무제표 작성 부실, 강원특별자치도
