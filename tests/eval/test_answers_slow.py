@@ -13,16 +13,17 @@ pytestmark = pytest.mark.slow
 
 FLOORS = {
     "top1": 0.82,
-    "any_gold": 0.85,
-    "citation_precision": 0.80,
-    "nuggets": 0.31,  # paraphrase credit at the calibrated cosine 0.96 (it was a 0.90 placeholder)
+    "any_gold": 0.87,
+    "citation_precision": 0.82,
+    "nuggets": 0.39,  # paraphrase credit at the calibrated cosine 0.96 (it was a 0.90 placeholder)
     "groundedness": 0.99,
     "next_steps_evidence": 0.95,
     "disposition_match": 0.85,
-    "law_recall": 0.60,
+    "law_recall": 0.71,
 }
-CEILINGS = {"artefact_answers": 0.0, "false_abstention": 0.05}
+CEILINGS = {"artefact_answers": 0.0, "false_abstention": 0.05, "chars_median": 900}
 ABSTENTION_F1_FLOOR = 0.75
+FOLLOW_UP_DECISIONS_FLOOR = 0.78
 
 
 @pytest.fixture(scope="module")
@@ -53,3 +54,12 @@ def test_every_kind_is_measured(test_split):
     for kind, block in result["by_kind"].items():
         assert block["answerable"] >= 8, kind
         assert block["top1"] is not None and block["nuggets"] is not None, kind
+
+
+def test_follow_up_decisions_on_the_blind_multi_turn_set(real_services):
+    """The follow-up / pivot decisions of later turns on the held-out conversations of
+    ``data/eval/followups`` (written by a helper that had not seen the router)."""
+    gold = load_gold(ROOT / "data" / "eval" / "followups", "test")
+    result = summarize(run(real_services, gold, next_steps=False))["conversations"]
+    assert result["conversations"] >= 10
+    assert result["decision_accuracy_later_turns"] >= FOLLOW_UP_DECISIONS_FLOOR, result["decision_errors"]
