@@ -16,9 +16,11 @@ from graph.vocab import SECTION_KINDS
 
 MAX_FINDINGS = 3
 """Findings expanded (the best first; the rest keep only their searched passages)."""
-PER_SECTION = {kind: n for kind, n in zip(SECTION_KINDS, (0, 4, 3, 1, 2), strict=True) if n}
-"""Stored chunks added per section of an expanded finding: criteria 4, problems 3, opinion 1,
-actions 2 (the overview adds nothing the answer uses)."""
+PER_SECTION = {kind: n for kind, n in zip(SECTION_KINDS, (1, 4, 3, 1, 2), strict=True) if n}
+"""Stored chunks added per section of an expanded finding: overview 1, criteria 4, problems 3,
+opinion 1, actions 2. The overview's first chunk names laws a legal-basis answer lists (dev law
+recall 0.841 -> 0.862, answer length unchanged); more criteria and problems chunks (6, 4) moved
+nothing."""
 
 
 def expand(docs: list[Doc], stored: list[Doc]) -> list[Doc]:
