@@ -19,7 +19,7 @@ FLOORS = {
     "groundedness": 0.99,
     "next_steps_evidence": 0.95,
     "disposition_match": 0.85,
-    "law_recall": 0.71,
+    "law_recall": 0.80,
 }
 CEILINGS = {"artefact_answers": 0.0, "false_abstention": 0.05, "chars_median": 900}
 ABSTENTION_F1_FLOOR = 0.75
