@@ -102,6 +102,9 @@ def demand_quotes(case: Case) -> list[tuple[int, quotes.Quote]]:
     return items
 
 
+WHOLE = 0
+"""In a plan, instead of a number of sentences: the 조치할 사항 items whole (``demand_quotes``;
+the best two sentences when the section has no items)."""
 DEMAND_CHARS = 320
 DEMANDS_BUDGET = 700
 """The first finding's 조치할 사항 are shown whole, not as the best two sentences cut at 170
@@ -111,10 +114,10 @@ nuggets of the first gold finding stated by its quoted evidence (dev): 0.33 befo
 all: 0.45 / 0.47 (the evidence's median length 450 -> 564 characters)."""
 
 
-def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, whole_demands: bool = False) -> list[AnswerSentence]:
+def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str) -> list[AnswerSentence]:
     out, seen = [], set()
     for kind, k, first in kinds:
-        picked = (demand_quotes(case) if whole_demands and kind == "actions" else []) or section_quotes(case, kind, terms, k, first)
+        picked = (demand_quotes(case) if k == WHOLE else []) or section_quotes(case, kind, terms, k or 2, first)
         for n, q in picked:
             if quotes.fold(q.text) not in seen:  # overlapping chunks hold the same sentence
                 seen.add(quotes.fold(q.text))
@@ -184,12 +187,12 @@ come from, articles grouped under their law (criteria only and 6 references: dev
 
 
 EVIDENCE_BY_KIND: dict[str, list[tuple[str, int, bool]]] = {
-    "similar_cases": [("problems", 2, False), ("actions", 2, True)],
-    "disposition": [("problems", 1, False), ("actions", 2, True)],
-    "actions": [("actions", 3, True), ("problems", 1, False)],
-    "institution": [("problems", 1, False), ("actions", 2, True)],
+    "similar_cases": [("problems", 2, False), ("actions", WHOLE, True)],
+    "disposition": [("problems", 1, False), ("actions", WHOLE, True)],
+    "actions": [("actions", WHOLE, True), ("problems", 1, False)],
+    "institution": [("problems", 1, False), ("actions", WHOLE, True)],
     "legal_basis": [("criteria", 2, False), ("actions", 1, True)],
-    "summary": [("problems", 2, False), ("actions", 2, True)],
+    "summary": [("problems", 2, False), ("actions", WHOLE, True)],
 }
 """(section, sentences, opening sentences rather than best-matching) quoted for the first finding.
 문제점 sentences carry few gold nuggets (about one in seven), so questions about dispositions and
@@ -216,7 +219,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
         sentences.append(card(rank, case, lang))
         if rank <= QUOTED_FINDINGS:
             plan = EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1 else EVIDENCE_OTHERS
-            sentences.extend(s for s in _evidence(case, plan, terms, lang, whole_demands=rank == 1 and kind != "legal_basis") if s.text not in {x.text for x in sentences})
+            sentences.extend(s for s in _evidence(case, plan, terms, lang) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
     return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from app.ingest.chunking import sentence_spans
-from app.policies.offline.lexicon import coverage, key_terms
+from app.policies.offline.lexicon import coverage, key_terms, squash
 from app.text.korean import join_broken_lines
 from graph.vocab import DISPOSITIONS
 
@@ -192,6 +192,7 @@ def best(question_terms: set[str], text: str, n: int = 1, first: bool = False, t
     return sorted((q for _, _, q in scored[:n]), key=lambda q: q.start)
 
 
+_LAW_NAME = re.compile(r"^([「｢][^「」｢｣]+[」｣])\s*(.*)$")
 _SAME_LAW = re.compile(r"같은\s*법(\s*시행령|\s*시행규칙)?\s*(" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)")
 
 
@@ -209,30 +210,25 @@ def laws(text: str) -> list[str]:
             ref = f"{name} {clean(m.group(2))}"
         else:
             ref = clean(m.group(0))
-            name = ref[: max(ref.find("」"), ref.find("｣")) + 1]
-            if re.sub(r"\s+", "", name[1:-1]).endswith("법"):
+            name = _LAW_NAME.match(ref).group(1)
+            if squash(name[1:-1]).endswith("법"):
                 last_law = name
         if _LAW_ARTICLE.match(ref) and ref not in out:
             out.append(ref)
     return out
 
 
-_LAW_NAME = re.compile(r"^([「｢][^「」｢｣]+[」｣])\s*(.*)$")
-
-
 def grouped_laws(refs: list[str]) -> str:
     """References listed with each law named once, its articles after it in order:
     '｢지방공무원법｣ 제39조 제3항·제42조, ｢지방공무원 임용령｣ 제30조'."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, tuple[str, list[str]]] = {}  # the name without spaces -> (as first written, articles)
     for ref in refs:
         m = _LAW_NAME.match(ref)
         name, article = (m.group(1), m.group(2).strip()) if m else (ref, "")
-        names = {re.sub(r"\s+", "", k): k for k in groups}
-        key = names.get(re.sub(r"\s+", "", name), name)
-        groups.setdefault(key, [])
-        if article and article not in groups[key]:
-            groups[key].append(article)
-    return ", ".join(f"{name} {'·'.join(arts)}".strip() for name, arts in groups.items())
+        _, articles = groups.setdefault(squash(name), (name, []))
+        if article and article not in articles:
+            articles.append(article)
+    return ", ".join(f"{name} {'·'.join(arts)}".strip() for name, arts in groups.values())
 
 
 def law_sentences(text: str, k: int = 2) -> list[Quote]:

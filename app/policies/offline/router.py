@@ -202,7 +202,7 @@ class OfflineRouter:
             for name in named_organisations(pattern):
                 pattern = pattern.replace(name, " ")
         rest = _RELAX_PERIOD.sub(" ", _RELAX_ORG.sub(" ", q))
-        added = [t for t in key_terms(rest) if t not in FACET_TERMS and t not in FUNCTION_WORDS and t not in key_terms(pattern)]
+        added = key_terms(rest) - FACET_TERMS - FUNCTION_WORDS - key_terms(pattern)
         return re.sub(r"\s+", " ", f"{pattern} {' '.join(sorted(added))}").strip(), institutions, period
 
     def _continuity(
