@@ -127,14 +127,18 @@ BOUND_MIN_GAIN = 2.0
 """Kiwi log-probability gains of the joined over the spaced reading (see ``_splits_word``)."""
 
 
+_OPENERS = re.compile(r"[(\[「｢『<〈《“‘\"']")
+
+
 def broken_words(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the line breaks in ``text`` that cut a Korean word in two (PDF
     extraction wraps lines mid-word: "위 험유해물질", "하 겠다고")."""
     out = []
     for m in _BREAK.finditer(text):
         left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
+        inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
-        if left and right and _splits_word(left, right[0]):
+        if left and right and (_splits_word(left, right[0]) or (inner not in ("", left) and _splits_word(inner, right[0]))):
             out.append((m.start(), m.end()))
     return out
 
