@@ -35,6 +35,28 @@ def test_catalog_finds_names_aliases_and_region_free_forms():
     ]  # longest match wins
 
 
+def test_catalog_finds_english_names_and_romanised_local_governments():
+    assert CATALOG.find("What did the Ministry of Oceans and Fisheries get flagged for?") == ["해양수산부"]
+    assert CATALOG.find("findings on MCST staff") == ["문화체육관광부"]
+    assert CATALOG.find("Haeundae-gu committee members") == ["부산광역시 해운대구"]
+    assert CATALOG.find("audit of Haeundaegu") == ["부산광역시 해운대구"]
+    assert CATALOG.find("anything on Busan City?") == ["부산광역시"]
+    cat = Catalog.build(["전라남도 곡성군", "강원특별자치도", "강릉시"])  # official spellings, not transliteration
+    assert cat.find("Gokseong County council") == ["전라남도 곡성군"]
+    assert cat.find("Gangwon State audit") == ["강원특별자치도"]
+    assert cat.find("Gangneung-si") == ["강릉시"]
+    assert CATALOG.find("some mofs and a gun") == []  # acronyms and stems are whole words
+
+
+def test_english_organisation_names_are_recognised_but_not_the_auditor():
+    from app.policies.offline.intent import named_organisations
+
+    assert named_organisations("What did the BAI find in its audit of the National Pension Service?") == ["National Pension Service"]
+    assert named_organisations("Korea Electric Power Corporation (KEPCO) findings") == ["Korea Electric Power Corporation"]
+    assert named_organisations("Ministry of Culture, Sports and Tourism") == ["Ministry of Culture, Sports and Tourism"]
+    assert named_organisations("Board of Audit and Inspection reports on a provincial government") == []
+
+
 def test_years_and_ordinals():
     from datetime import date
 

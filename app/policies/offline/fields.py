@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
+from app.policies.offline.english_names import english_forms, mentions_stem, romanised_stem, words
 from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, SECTION_HINTS, squash
 from graph.schemas import FieldSelection
@@ -53,6 +54,10 @@ class Catalog:
     names: list[str] = field(default_factory=list)
     aliases: dict[str, set[str]] = field(default_factory=dict)
     """squashed surface form -> canonical names."""
+    english: dict[str, set[str]] = field(default_factory=dict)
+    """' official english name ' (``english_names.words``) -> canonical names."""
+    stems: dict[str, set[str]] = field(default_factory=dict)
+    """romanised local-government stem (``english_names.skeleton``) -> canonical names."""
 
     @classmethod
     def build(cls, names: Iterable[str]) -> Catalog:
@@ -66,6 +71,10 @@ class Catalog:
             for form in forms:
                 if len(squash(form)) >= 2:
                     cat.aliases.setdefault(squash(form), set()).add(name)
+            for form in english_forms(name):
+                cat.english.setdefault(words(form), set()).add(name)
+            if stem := romanised_stem(_REGION_PREFIX.sub("", name)):
+                cat.stems.setdefault(stem, set()).add(name)
         return cat
 
     def find(self, text: str) -> list[str]:
@@ -82,7 +91,18 @@ class Catalog:
                     found.extend(n for n in sorted(self.aliases[form]) if n not in found)
                     break
                 start = flat.find(form, start + 1)
+        if re.search(r"[A-Za-z]{2}", text):
+            found.extend(n for n in self.find_english(text) if n not in found)
         return found
+
+    def find_english(self, text: str) -> list[str]:
+        """Canonical names an English text names: by official English name or acronym
+        ('Ministry of Oceans and Fisheries', 'MSIT'), or by a romanised local-government name
+        ('Haeundae-gu', 'Gokseong County')."""
+        flat = words(text)
+        found = [n for form in sorted(self.english, key=len, reverse=True) if form in flat for n in sorted(self.english[form])]
+        found += [n for stem, names in sorted(self.stems.items()) if mentions_stem(text, stem) for n in sorted(names)]
+        return list(dict.fromkeys(found))
 
 
 def years(text: str, today: date | None = None) -> tuple[int | None, int | None]:

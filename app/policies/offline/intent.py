@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.policies.offline.english_names import english_organisations
 from app.text.korean import get_kiwi
 from graph.vocab import DISPOSITIONS
 
@@ -65,7 +66,6 @@ _ORG_SUFFIX = re.compile(
     r"([가-힣]{2,}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|"
     r"진흥원|연구원|연구소|센터|협회|조합|은행|대학교|병원|교육청|의회))(?=$|[^가-힣]|[은는이가을를의에와과도])"
 )
-_EN_ORG = re.compile(r"\b(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|City|County|Province)\b")
 _GENERIC_ORGS = frozenset(
     "지자체 지방자치단체 공공기관 기관 중앙부처 부처 소관부처 시군 시군구 시도 광역시 특별시 자치구 기초자치단체 광역자치단체 "
     "감사원 관계기관 소속기관 산하기관 위탁기관 수탁기관 발주기관 공기업 준정부기관 본부 지방정부 정부 해당기관 해당부처 "
@@ -85,7 +85,7 @@ def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
         if rule.search(text):
             return kind
-    if _INSTITUTION_ASK.search(text) and (named_organisations(text) or _EN_ORG.search(text)):
+    if _INSTITUTION_ASK.search(text) and named_organisations(text):
         return "institution"
     return "similar_cases"
 
@@ -107,7 +107,8 @@ def understand(text: str) -> Intent:
 
 def named_organisations(text: str) -> list[str]:
     """Organisation-like names in the question (…시, …군, …부, …공사, …위원회), generic words
-    such as 지자체 or 관계기관 excluded. Kiwi's proper-noun tags confirm the shorter ones."""
+    such as 지자체 or 관계기관 excluded, Kiwi's proper-noun tags confirming the shorter ones;
+    then English ones ('National Pension Service', ``english_names``)."""
     out: list[str] = []
     for m in _ORG_SUFFIX.finditer(text):
         name = m.group(1)
@@ -117,4 +118,4 @@ def named_organisations(text: str) -> list[str]:
             continue
         if name not in out:
             out.append(name)
-    return out
+    return out + [n for n in english_organisations(text) if n not in out]

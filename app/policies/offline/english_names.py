@@ -1,0 +1,104 @@
+"""Institutions named in English: the official English names of central agencies, romanised
+local-government names ('Haeundae-gu', 'Damyang County', 'Gangwon State'), and English
+organisation names in general ('National Pension Service'), so an English question is scoped to
+the institution it names, or declined when the reports do not hold it.
+
+Romanisation is hangul-romanize's transliteration compared on a consonant skeleton, so the
+official Revised Romanization forms match it without its sound-change rules (곡성: gogseong /
+Gokseong, 강릉: gangleung / Gangneung, 정읍: jeong-eub / Jeongeup)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hangul_romanize import Transliter
+from hangul_romanize.rule import academic
+
+AGENCY_ENGLISH: dict[str, tuple[str, ...]] = {
+    "해양수산부": ("Ministry of Oceans and Fisheries", "MOF", "fisheries ministry", "oceans ministry"),
+    "문화체육관광부": ("Ministry of Culture, Sports and Tourism", "MCST", "culture ministry"),
+    "국토교통부": ("Ministry of Land, Infrastructure and Transport", "MOLIT", "land ministry", "transport ministry"),
+    "과학기술정보통신부": ("Ministry of Science and ICT", "MSIT", "science ministry", "ICT ministry"),
+    "행정안전부": ("Ministry of the Interior and Safety", "Ministry of Interior and Safety", "MOIS", "interior ministry"),
+    "산업통상자원부": ("Ministry of Trade, Industry and Energy", "MOTIE", "industry ministry"),
+    "보건복지부": ("Ministry of Health and Welfare", "MOHW", "health ministry", "welfare ministry"),
+    "기획재정부": ("Ministry of Economy and Finance", "MOEF", "finance ministry"),
+    "환경부": ("Ministry of Environment", "Ministry of the Environment", "environment ministry"),
+    "교육부": ("Ministry of Education", "education ministry"),
+    "법무부": ("Ministry of Justice", "justice ministry"),
+    "고용노동부": ("Ministry of Employment and Labor", "MOEL", "labor ministry", "labour ministry"),
+    "농림축산식품부": ("Ministry of Agriculture, Food and Rural Affairs", "MAFRA", "agriculture ministry"),
+    "병무청": ("Military Manpower Administration", "MMA"),
+    "해양경찰청": ("Korea Coast Guard", "Coast Guard", "KCG"),
+    "농촌진흥청": ("Rural Development Administration", "RDA"),
+    "대통령경호처": ("Presidential Security Service", "PSS"),
+    "한국공항공사": ("Korea Airports Corporation", "KAC"),
+    "한국토지주택공사": ("Korea Land and Housing Corporation", "LH Corporation"),
+    "한국문화예술위원회": ("Arts Council Korea", "ARKO"),
+    "한국지역정보개발원": ("Korea Local Information Research and Development Institute", "KLID"),
+    "국가정보자원관리원": ("National Information Resources Service", "NIRS"),
+    "지방항공청": ("Regional Office of Aviation", "Regional Aviation Administration"),
+    "선박해양플랜트연구소": ("Korea Research Institute of Ships and Ocean Engineering", "KRISO"),
+    "해양수산과학기술진흥원": ("Korea Institute of Marine Science and Technology Promotion", "KIMST"),
+}
+"""Official English names (and the acronyms and plain forms English writers use) of agencies,
+keyed by a part of the Korean name ('지방항공청' covers 부산지방항공청)."""
+
+_LOCAL_SUFFIX = re.compile(r"(?:특별자치도|특별자치시|광역시|특별시|시|군|구|도)$")
+_EN_SUFFIXES = ("", "gu", "gun", "si", "do")
+_SKELETON = str.maketrans({"k": "g", "p": "b", "t": "d", "r": "n", "l": "n"})
+
+
+def skeleton(word: str) -> str:
+    """A romanised word reduced so transliteration and official spelling agree."""
+    return re.sub(r"[^a-z]", "", word.lower()).translate(_SKELETON)
+
+
+@lru_cache(maxsize=1)
+def _transliter() -> Transliter:
+    return Transliter(academic)
+
+
+def romanised_stem(name: str) -> str | None:
+    """'해운대구' -> skeleton of 'haeundae'; None for names that are not a local government or
+    whose stem is a single syllable."""
+    head = name.split()[-1]
+    stem = _LOCAL_SUFFIX.sub("", head)
+    if stem == head or len(stem) < 2 or not re.fullmatch(r"[가-힣]+", stem):
+        return None
+    return skeleton(_transliter().translit(stem))
+
+
+def english_forms(name: str) -> set[str]:
+    """The English surface forms of an institution: official names whose Korean key it contains."""
+    return {form for key, forms in AGENCY_ENGLISH.items() if key in name for form in forms}
+
+
+def words(text: str) -> str:
+    """English text as ' word word … ' (lower case, hyphens and punctuation as spaces)."""
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def mentions_stem(text: str, stem: str) -> bool:
+    """A romanised stem as a word of the text, alone or with its suffix ('Haeundae-gu',
+    'Haeundaegu', 'Damyang County')."""
+    return any(skeleton(w) in {stem + s for s in _EN_SUFFIXES} for w in re.findall(r"[A-Za-z]+", text))
+
+
+_HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|Council|Government|Authority|Institute|Foundation|Fund|Bank|Province|County|City|District|Guard|Police|Court|University|Hospital|Company|Board)"
+_EN_ORG_NAME = re.compile(
+    rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
+)
+_OWN = re.compile(r"board of audit|\bBAI\b", re.I)
+
+
+def english_organisations(text: str) -> list[str]:
+    """English organisation names in the text ('National Pension Service', 'Seoul Metropolitan
+    Government', 'Ministry of Justice'), at least two words, the 감사원 itself excluded."""
+    out = []
+    for m in _EN_ORG_NAME.finditer(text):
+        name = m.group(1).strip()
+        if len(name.split()) >= 2 and not _OWN.search(name) and name not in out:
+            out.append(name)
+    return out
