@@ -23,7 +23,6 @@ from app.policies.fallback import FallbackPolicies
 from app.policies.offline import OfflinePolicies
 from app.policies.offline.fields import Catalog
 from app.policies.offline.intent import pattern
-from app.policies.offline.lexicon import key_terms
 from app.policies.offline.rewriter import Glossary
 from app.retrieval.corpus import SqlCorpus
 from app.retrieval.dense import DenseRetriever
@@ -103,13 +102,13 @@ class Container:
         offline = OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings)
         return FallbackPolicies.from_settings(self.settings, offline)
 
-    def best_findings(self, question: str, n: int = 3) -> list[tuple[str, str]]:
-        """(finding id, report id) of the findings that best match the question's problem
-        pattern (no chunk search: profiles, titles and key terms only)."""
+    def best_findings(self, question: str, n: int = 10) -> list[tuple[str, str, float]]:
+        """(finding id, report id, probability) of the findings that best match the question's
+        problem pattern (no chunk search: profiles, titles and key terms only)."""
         query = pattern(question)
-        ranked = self.finding_ranker.rank(query, key_terms(query), [], SearchFilters())
+        ranked = self.finding_ranker.rank(query, self.glossary.search_terms(query, self.corpus.idf), [], SearchFilters())
         reports = {p.id: p.report_id for p in self.finding_ranker.index.all_profiles()}
-        return [(r.finding_id, reports[r.finding_id]) for r in ranked[:n]]
+        return [(r.finding_id, reports[r.finding_id], r.probability) for r in ranked[:n]]
 
     @cached_property
     def corpus(self) -> SqlCorpus:

@@ -84,8 +84,8 @@ class AuraState(InputState, total=False):
     """What the question names that the store does not cover (years, organisations): the turn
     declines, listing the nearest findings only as references."""
     standalone: str
-    """The question as it stands on its own: the question itself, or for a follow-up that has no
-    documents to follow ('연도 상관없이 찾아줘' after a declined turn) the router's restatement of
+    """The question as it stands on its own: the question itself, or for a follow-up the router
+    restated ('연도 상관없이 찾아줘', '그 농업법인은?' after a declined turn) that restatement of
     the last question. Searching, grading, rewriting and verifying judge against it."""
     query: str
     """The current search query (the question, or its latest rewrite)."""
@@ -106,6 +106,9 @@ class AuraState(InputState, total=False):
     the chat and report tracks."""
     retained_documents: list[Doc]
     """Evidence kept across turns so follow-ups can resolve references."""
+    earlier_documents: list[Doc]
+    """The documents this turn's pivot cleared: retained again when the turn declines, so the
+    conversation can come back to them ('2016년 건은?' finds nothing; '그럼 이번 건에서…')."""
     sop: list[dict[str, Any]]
     """SOP clauses for this turn: {id, title, text, score}."""
     sql: dict[str, Any] | None

@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.intent import named_organisations
-from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, key_terms, squash
+from app.policies.offline.lexicon import squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -20,7 +20,7 @@ from app.retrieval.finding_rank import MAX_FINDINGS, evidence_for
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
-from graph.vocab import SECTION_KINDS, language
+from graph.vocab import SECTION_KINDS
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 CANDIDATES = 20
@@ -58,19 +58,8 @@ class AgentTools:
         return [d.model_dump() for d in [*docs, *report_level]]
 
     def query_terms(self, query: str) -> set[str]:
-        """The query's key terms; an English query also gets the Korean audit terms its words
-        name in the glossary (sop/glossary.tsv: 'sick leave' -> 병가), so it can match findings
-        written in Korean."""
-        terms = key_terms(query)
-        if language(query) != "en":
-            return terms
-        korean = key_terms(" ".join(self.container.glossary.terms_in(query)))
-        if not korean - FACET_TERMS:
-            return terms | korean  # nothing topical to weigh instead of the English words
-        # the reports are Korean: an English word none of them uses says nothing about the topic
-        # and only dilutes the glossary's Korean terms (dev, English questions: top-1 0.65 -> 0.88)
-        used = self.container.corpus.idf
-        return korean | {t for t in terms if not t.isascii() or (t not in FUNCTION_WORDS and used(t) is not None)}
+        """The query's key terms, English ones mapped to the reports' Korean (``Glossary.search_terms``)."""
+        return self.container.glossary.search_terms(query, self.container.corpus.idf)
 
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
         """What the question asks about that the ingested reports do not cover: report years

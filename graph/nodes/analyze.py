@@ -103,6 +103,8 @@ def build(services: GraphServices):
         }
         if coverage == "none":
             update["documents"] = docs  # the references the [n] markers point at
+            if state.get("earlier_documents") and not state.get("retained_documents"):
+                update["retained_documents"] = state["earlier_documents"]  # the pivot found nothing: back to what was shown
         elif docs:
             update["retained_documents"] = docs
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list

@@ -45,6 +45,7 @@ def build(services: GraphServices):
         turns = history(state, runtime.context.history_turns)
         follow_up = d.follow_up and (bool(retained) or bool(turns))  # documents kept, or the last question
         pivot = d.pivot and not follow_up
+        earlier = retained if pivot else []
         if pivot:
             retained = []
         order = finding_order(retained)
@@ -73,7 +74,7 @@ def build(services: GraphServices):
             "sql_intent": d.sql_intent,
             "filters": filters,
             "query": query,
-            "standalone": d.search_query if follow_up and not retained and d.search_query else question,
+            "standalone": d.search_query if follow_up and d.search_query and d.search_query.strip() != question else question,
             "rewrites": [],
             "rewrite_count": 0,
             "regeneration_count": 0,
@@ -82,6 +83,7 @@ def build(services: GraphServices):
             "scope_gaps": [],
             "coverage": None,
             "retained_documents": retained,
+            "earlier_documents": earlier,
             "sop": [],
             "sql": None,
             "answer": "",

@@ -209,6 +209,17 @@ def test_pivot_clears_retained_documents_and_follow_up_keeps_them():
     assert state["pivot"] and state["retained_documents"] == []
 
 
+def test_a_pivot_that_finds_nothing_keeps_what_was_shown():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    first, g = run(svc, "가람시 계약 문제")
+    shown = [d["chunk_id"] for d in first["retained_documents"]]
+    pol.pivot, svc.gaps = True, ["2016년"]
+    state, _ = run(svc, "2016년 감사는?", graph=g)
+    assert state["pivot"] and state["coverage"] == "none"
+    assert [d["chunk_id"] for d in state["retained_documents"]] == shown  # '그럼 이번 건에서…' still resolves
+
+
 def test_forced_mode_overrides_the_router():
     pol = ScriptedPolicies(track="deep")
     state, _ = run(FakeServices(pol), "안녕", mode="chat")

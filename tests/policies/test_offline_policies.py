@@ -57,6 +57,15 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("Board of Audit and Inspection reports on a provincial government") == []
 
 
+def test_english_disposition_words_are_whole_words_in_disposition_sense():
+    from app.policies.offline.fields import dispositions
+
+    assert dispositions("Which law restricts departures during weather warnings?") == []
+    assert dispositions("the agency noticed that improvement plans lagged") == []
+    assert dispositions("did they get a warning or a caution?") == ["주의"]
+    assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
+
+
 def test_years_and_ordinals():
     from datetime import date
 
@@ -285,3 +294,31 @@ def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
     assert d.follow_up and d.institutions == [] and "해수부" not in d.search_query and "상수도" in d.search_query
     # without a last question there is nothing to restate
     assert not router.route("연도 상관없이 찾아줘", [], []).follow_up
+
+
+def test_a_reference_after_a_declined_turn_restates_that_question(router):
+    last = [Turn("과징금 물리라고 요구한 사례 있어?", "찾지 못했습니다.", "deep")]  # declined: nothing retained
+    d = router.route("장성군 그 농업법인은 뭘 했길래", last, [])
+    assert d.follow_up and not d.pivot and "과징금" in d.search_query and "법인" in d.search_query
+    d = router.route("그럼 해운대구는?", last, [])  # a new institution is a new question
+    assert not d.follow_up
+
+
+def test_follow_up_or_pivot_by_what_the_question_brings(router):
+    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
+    history = [Turn("해운대구 위원 제척 문제 분석해줘", "…", "deep")]
+    assert router.route("이 위원은 어떤 처분을 받았어?", history, retained).follow_up  # a noun the answer introduced
+    assert router.route("같은 감사에서 다른 지적은?", history, retained).follow_up
+    d = router.route("용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거", history, retained)
+    assert d.pivot and not d.follow_up  # a pattern of its own, and cases besides the one shown
+    d = router.route("태권도진흥재단 감사 결과는 있어?", history, retained)
+    assert d.pivot  # an organisation neither the catalog nor the passages know
+
+
+def test_a_clearly_better_match_elsewhere_pivots(router):
+    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 제척 사유가 있는데도 심의에 참여하였다.")]
+    history = [Turn("해운대구 위원 제척 문제 분석해줘", "…", "deep")]
+    ranking = {"메타프로방스 분양계약 건은?": [("F9", "r2", 0.9), ("F1", "r1", 0.1)], "제척 사유 판단 근거는?": [("F9", "r2", 0.3), ("F1", "r1", 0.28)]}
+    ranked = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
+    assert ranked.route("메타프로방스 분양계약 건은?", history, retained).pivot
+    assert ranked.route("제척 사유 판단 근거는?", history, retained).follow_up  # the finding shown scores near the best

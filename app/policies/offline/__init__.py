@@ -11,7 +11,7 @@ from app.policies.offline import analyst, chat, grader, report, rewriter, verifi
 from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.intent import pattern
-from app.policies.offline.lexicon import squash
+from app.policies.offline.lexicon import key_terms, squash
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
 from app.sql import OfflineSqlPlanner
@@ -28,6 +28,7 @@ from graph.schemas import (
     Verification,
 )
 from graph.state import Doc
+from graph.vocab import language
 
 
 def _offline(value: Any) -> Decided[Any]:
@@ -37,14 +38,17 @@ def _offline(value: Any) -> Decided[Any]:
 class OfflinePolicies:
     def __init__(
         self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None,
-        best_findings: Callable[[str], list[tuple[str, str]]] | None = None,
+        best_findings: Callable[[str], list[tuple[str, str, float]]] | None = None,
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
         gives a term's IDF in the ingested corpus (None when absent); ``best_findings`` ranks
         findings for a question (the router tells a follow-up from a pivot with it)."""
         self._catalog = catalog
+        self._idf = idf or (lambda _term: None)
         self.glossary = glossary
-        self.router = OfflineRouter(embedder, catalog(), glossary.all_terms(), idf, best_findings)
+        self.router = OfflineRouter(
+            embedder, catalog(), glossary.all_terms(), idf, best_findings, lambda q: glossary.checkable_terms(q, self._idf)
+        )
         self.sql_planner = OfflineSqlPlanner()
 
     def route(self, question: str, history: list[Turn], summary: str, retained: list[Doc]) -> Decided[RouteDecision]:
@@ -82,7 +86,10 @@ class OfflinePolicies:
         return _offline(decline(question, gaps, nearest))
 
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
-        return _offline(verifier.verify(question, answer, docs))
+        terms = self.glossary.checkable_terms(question, self._idf)
+        if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings
+            terms |= key_terms(" ".join(self._catalog().find(question)))
+        return _offline(verifier.verify(question, answer, docs, terms))
 
     def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:
         return _offline(report.check(question, docs, self._catalog().find(question)))

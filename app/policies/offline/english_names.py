@@ -86,7 +86,10 @@ def mentions_stem(text: str, stem: str) -> bool:
     return any(skeleton(w) in {stem + s for s in _EN_SUFFIXES} for w in re.findall(r"[A-Za-z]+", text))
 
 
-_HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|Council|Government|Authority|Institute|Foundation|Fund|Bank|Province|County|City|District|Guard|Police|Court|University|Hospital|Company|Board)"
+_HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|Government|Authority|Institute|Province|County|City|Guard)"
+"""Heads of public bodies an audit is about. Not universities, hospitals, firms or funds: those
+appear inside findings as where a case happened, and an English name cannot be looked up in the
+Korean text to tell."""
 _EN_ORG_NAME = re.compile(
     rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
 )

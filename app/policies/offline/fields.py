@@ -129,7 +129,13 @@ _NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령")
 
 def dispositions(text: str) -> list[str]:
     low = _NOT_DISPOSITION.sub(" ", text.lower())
-    return [d for d, words in DISPOSITION_WORDS.items() if any(w.lower() in low for w in words)]
+    return [d for d, words in DISPOSITION_WORDS.items() if any(_names(w, low) for w in words)]
+
+
+def _names(word: str, low: str) -> bool:
+    if not word.isascii():
+        return word in low
+    return re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", low) is not None
 
 
 def audit_types(text: str) -> list[str]:

@@ -6,14 +6,14 @@ import re
 
 from app.text.korean import morphemes
 
-DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {
+DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {  # English forms as whole words; 'weather warnings' names no 주의
     "징계": ("징계", "문책", "disciplinary"),
     "시정": ("시정", "correction", "corrective"),
-    "주의": ("주의", "caution", "warning"),
+    "주의": ("주의", "caution", "a warning", "formal warning", "warning disposition"),
     "통보": ("통보", "notification", "notice"),
-    "개선": ("개선요구", "개선 요구", "improvement"),
+    "개선": ("개선요구", "개선 요구", "improvement request", "improvement demand", "demanded improvement"),
     "권고": ("권고", "recommendation"),
-    "변상": ("변상", "indemnif", "compensation order"),
+    "변상": ("변상", "indemnification", "indemnify", "compensation order"),
     "고발": ("고발", "criminal complaint", "prosecution"),
     "인사자료": ("인사자료",),
 }

@@ -27,7 +27,14 @@ import numpy as np
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
 from app.policies.offline.intent import named_organisations
-from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, key_terms, ordinals, squash
+from app.policies.offline.lexicon import (
+    FACET_TERMS,
+    FUNCTION_WORDS,
+    coverage,
+    key_terms,
+    ordinals,
+    squash,
+)
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
@@ -46,6 +53,12 @@ _DEICTIC = re.compile(
     r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b",
     re.I,
 )
+_DEMONSTRATIVE = re.compile(
+    r"(?:^|\s)(?:이|그|해당|이번)\s+[가-힣]{0,4}(?:직원|공무원|관련자|담당자|사람|업체|회사|법인|사업자|사업|공사|용역|계약|시설|부지|기관|"
+    r"공항|항만|위원회?|조합|단체|센터|시스템|앱|금액|처분|조치|규정|법령?)"
+    r"|(?:^|\s)이번\s*(?:건|사례|지적|감사)",
+)
+"""A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _COUNT = re.compile(r"몇\s*(건|개|곳|명)|건수|개수|총\s*몇|how many|number of|count\b|몇 번", re.I)
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
@@ -65,19 +78,19 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
     re.I,
 )
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _RELAX_PERIOD = re.compile(
-    r"(연도|년도|기간|시기|시점)\s*(?:는|은)?\s*(?:상관\s*없이|관계\s*없이|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:year|period|date)"
+    r"(연도|년도|기간|시기|시점)\s*(?:는|은)?\s*(?:상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:year|period|date)"
     r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years",
     re.I,
 )
 _RELAX_ORG = re.compile(
-    r"(기관|부처|지역|지자체)\s*(?:는|은)?\s*(?:상관\s*없이|관계\s*없이|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:institution|agency|ministry|organi[sz]ation)"
+    r"(기관|부처|지역|지자체)\s*(?:는|은)?\s*(?:상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:institution|agency|ministry|organi[sz]ation)"
     r"|regardless of (?:the )?(?:institution|agency|ministry)|(?:any|all|other) (?:institutions|agencies)",
     re.I,
 )
@@ -86,6 +99,19 @@ _RELAX_ORG = re.compile(
 because of the scope now dropped)."""
 _YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\d{2}\s*년도?)?|작년|지난해|올해|금년|최근\s*\d+\s*년")
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
+
+_SAME_REPORT = re.compile(r"같은\s*(?:\S+\s*)?(?:감사|보고서)|same (?:audit|report)|(?:that|this) (?:audit|report)", re.I)
+_OTHER_CASES = re.compile(
+    r"(?:다른|비슷한|유사한?)\s*(?:기관|지자체|부처|데|곳)?\s*(?:에서|에는?|에도|도)?\s*(?:사례|케이스|지적|건|거)"
+    r"|다른\s*(?:데|곳)|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
+    re.I,
+)
+STRONG_MATCH = 0.4
+"""A finding matches a question clearly when the finding ranker gives it at least this probability."""
+SHOWN_SHARE = 0.8
+"""A question follows the findings shown when the best of them scores this share of the best finding's."""
+CONTEXT_SHARE = 0.67
+"""A pattern no finding matches clearly follows when this share of its words come from what was shown."""
 
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
@@ -99,13 +125,17 @@ def load_examples() -> list[tuple[str, str]]:
 class OfflineRouter:
     def __init__(
         self, embedder: Embedder, catalog: Catalog, domain_terms: set[str], idf: Callable[[str], float | None] | None = None,
-        best_findings: Callable[[str], list[tuple[str, str]]] | None = None,
+        best_findings: Callable[[str], list[tuple[str, str, float]]] | None = None,
+        content_terms: Callable[[str], set[str]] | None = None,
     ) -> None:
-        """``best_findings(question)``: the (finding id, report id) pairs that best match a
-        question's problem pattern, best first (the retriever's finding ranking)."""
+        """``best_findings(question)``: the (finding id, report id, probability) of the findings
+        that best match a question's problem pattern, best first (the retriever's finding
+        ranking); ``content_terms(question)``: its key terms as the reports' words (English
+        mapped by the glossary; by default the plain key terms)."""
         self.embedder, self.catalog, self.domain_terms = embedder, catalog, domain_terms
         self.idf = idf or (lambda _term: None)
         self.best_findings = best_findings
+        self.content_terms = content_terms or key_terms
         self.examples = [(t, x) for t, x in load_examples() if t != "report"]
         self._example_vecs: np.ndarray = embedder.embed_queries([t for _, t in self.examples])
 
@@ -134,9 +164,9 @@ class OfflineRouter:
         y0, y1 = years(q)
         disp = dispositions(q)
         terms = key_terms(q)
-        named = bool(institutions or disp or terms & self.domain_terms)
+        named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = any(a in low for a in ANAPHORA) or bool(_DEICTIC.search(q))
+        anaphora = any(a in low for a in ANAPHORA) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q))
 
         refines = False
@@ -164,14 +194,24 @@ class OfflineRouter:
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
+        restated = False
         if history and track != "report" and not sql_intent and (relax_period or relax_org) and not institutions and y0 is None:
-            track = "deep"
+            track, restated = "deep", True
             query, institutions, (y0, y1) = self._relaxed(history[-1].question, q, relax_period, relax_org)
             follow_up, pivot, why = True, False, "asks the last question again without its " + (
                 "period" if relax_period and not relax_org else "institution" if not relax_period else "scope")
+        elif track == "deep" and not retained and previous == "deep" and not sql_intent and (
+            anaphora or (not institutions and len(self._content(q)) <= 1)
+        ):  # the last deep turn found nothing: '장성군 그 농업법인은 뭘 했길래', '농지 관련된 것만이라도 없어?'
+            restated = True
+            query, last_orgs, last_years = self._relaxed(history[-1].question, q, False, False)
+            institutions = institutions or last_orgs
+            if y0 is None:
+                y0, y1 = last_years
+            follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
             follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained, y0, y1)
-        if follow_up and not ords and not institutions and not _OTHER.search(q) and (
+        if follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
         ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
@@ -209,36 +249,71 @@ class OfflineRouter:
         self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn],
         retained: list[Doc], y0: int | None = None, y1: int | None = None,
     ) -> tuple[bool, bool]:
-        """(follow_up, pivot). Only meaningful when documents are retained from earlier turns."""
+        """(follow_up, pivot). Only meaningful when documents are retained from earlier turns.
+
+        A reference ('그 건', '이 직원', 'same audit') follows; a new organisation, institution or
+        period pivots. Otherwise the question's own content decides: with at most one content
+        word it asks about what was shown ('처분은?', '금액은 얼마였어'), unless that word matches
+        another finding strongly ('메타프로방스 건은?'); a new pattern pivots when it asks for
+        other cases, or when a finding not shown matches it clearly better than the ones shown;
+        a pattern that matches nothing clearly follows when its words come from what was shown."""
         if not retained or track == "chat":
             return False, False
         if _NEW_TOPIC.search(q):
             return False, True
-        if ords or anaphora:
+        if ords or anaphora or _SAME_REPORT.search(q):
             return True, False
+        if self._new_organisation(q, retained):
+            return False, True  # '태권도진흥재단 감사 결과는 있어?'
+        content = self._content(q)
         if institutions:
-            same = _overlaps(institutions, retained)
-            return same, not same
-        if track == "report":
+            if not _overlaps(institutions, retained) and not self._mentioned(q, retained):
+                return False, True
+            if len(content) <= 1:  # '담양군은 뭐 하라고 했어'
+                return True, False
+        elif track == "report":
             return True, False
         if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained):
             return False, True  # another period
-        if len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1:  # '근거 조항은?', '누락 규모 얼마였어': another facet
-            return True, False
-        if self.best_findings is not None:  # a problem pattern: is it one of the retained findings?
-            best = self.best_findings(q)[:1]
-            if best:
-                kept = {d.get("finding_id") for d in retained}
-                same_report = _OTHER.search(q) and best[0][1] in {d.get("report_id") for d in retained}
-                follows = best[0][0] in kept or bool(same_report)
-                return follows, not follows
         context: set[str] = set()
         for d in retained:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
         if history:
             context |= key_terms(history[-1].question)
-        shared = terms & context
-        return (True, False) if shared and len(shared) * 2 >= len(terms) else (False, True)
+        ranked = self.best_findings(q) if self.best_findings is not None else []
+        kept = {d.get("finding_id") for d in retained}
+        best = ranked[0][2] if ranked else 0.0
+        shown = max((p for f, _, p in ranked if f in kept), default=0.0)
+        elsewhere = bool(ranked) and ranked[0][0] not in kept and best >= STRONG_MATCH
+        if len(content) <= 1:  # another facet of what was shown
+            return (False, True) if elsewhere and content - context else (True, False)
+        if _OTHER_CASES.search(q):
+            return False, True  # '유지관리 관련해서 다른 사례 없어?': a pattern, and cases besides those shown
+        if ranked and shown >= SHOWN_SHARE * best:
+            return True, False
+        if elsewhere:
+            return False, True
+        return (True, False) if coverage(content, context) >= CONTEXT_SHARE else (False, True)
+
+    def _content(self, q: str) -> set[str]:
+        """The question's own content words: not the facet asked for, not institution names, not
+        'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
+        asked = _OTHER_CASES.sub(" ", q)
+        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS if not self.catalog.find(t)}
+
+    def _new_organisation(self, q: str, retained: list[Doc]) -> bool:
+        """The question names an organisation that neither the catalog nor the retained passages know."""
+        seen = _seen(retained)
+        return any(not self.catalog.find(n) and squash(n) not in seen for n in named_organisations(q))
+
+    def _mentioned(self, q: str, retained: list[Doc]) -> bool:
+        """An institution the question names by a form the retained passages use ('태안군은 왜 같이 들어가 있어?')."""
+        seen = _seen(retained)
+        return any(form in seen for form in self.catalog.aliases if form in squash(q) and len(form) >= 2)
+
+
+def _seen(docs: list[Doc]) -> str:
+    return squash(" ".join(f"{d.get('text', '')} {' '.join(d.get('institutions') or [])}" for d in docs))
 
 
 def _overlaps(institutions: list[str], docs: list[Doc]) -> bool:

@@ -38,7 +38,9 @@ def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     return best
 
 
-def verify(question: str, answer: AnalystAnswer, docs: list[Doc]) -> Verification:
+def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None) -> Verification:
+    """``terms``: the question's key terms as the search weighed them (an English question's
+    mapped to Korean, the institutions it names added); by default its plain key terms."""
     if not docs:
         return Verification(reasoning="no evidence to check against", grounded=True, useful=False, unsupported=[], confidence=0.0)
     scores, unsupported = [], []
@@ -48,7 +50,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc]) -> Verificatio
         scores.append(score)
         if score < SUPPORT_MIN:
             unsupported.append(s.text)
-    q_terms = key_terms(question) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
+    q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     evidence_terms = key_terms(" ".join(s.text for s in answer.sentences))
     for d in cited_docs:  # the finding's institutions count: '곡성군의회 지적사항' is answered by its findings
