@@ -282,6 +282,14 @@ def test_glossary_matches_english_forms_as_whole_words():
     assert g.terms_in("병가 중 해외여행") == ["병가"] and g.terms_in("Sick  leave abuse") == ["병가"]
 
 
+def test_english_forms_of_report_terms_read_english_text_only():
+    g = Glossary({"시정": ["correction"]}, english={"재무제표": ["financial statement"], "문답서": ["statement"], "공중보건의사": ["public health doctor", "공보의"]})
+    assert g.terms_in("financial statements left out assets") == ["재무제표"]  # the longer form, not also 'statements'
+    assert g.terms_in("public health doctors absent") == ["공중보건의사"]  # plurals
+    assert g.terms_in("공보의 근무지 이탈") == [] and g.expansions("공보의 근무지 이탈") == []  # Korean text keeps its expansions
+    assert "공중보건의사" not in g.all_terms() and "시정" in g.all_terms()
+
+
 def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
     last = [Turn("2022년 해수부 감사에서 항만 사용료 지적된거 있어", "2022년에 관한 감사 결과가 없습니다.", "deep")]
     d = router.route("연도 상관없이 찾아줘", last, [])  # nothing retained: the last turn declined

@@ -21,32 +21,43 @@ from graph.vocab import RELAXABLE_FILTER_KEYS, language
 
 
 class Glossary:
-    def __init__(self, rows: dict[str, list[str]]) -> None:
-        self.rows = rows
+    """Audit terms and their synonyms (``sop/glossary.tsv``), plus English forms of the reports'
+    own terms (``glossary_en.tsv`` beside it) that only English text is read with: a Korean
+    question keeps the expansions it had (measured: adding them to Korean rewrites lets near-miss
+    findings pass grading; dev abstention .865 -> .757)."""
+
+    def __init__(self, rows: dict[str, list[str]], english: dict[str, list[str]] | None = None) -> None:
+        self.rows = {**(english or {}), **rows}
+        self._english_only = set(english or {}) - set(rows)
         self._forms: dict[str, str] = {}
         self._latin: dict[re.Pattern[str], str] = {}
-        for term, synonyms in rows.items():
+        for term, synonyms in self.rows.items():
             for form in (term, *synonyms):
-                if form.isascii():  # English: whole words only ('app' is not in 'approved')
+                if form.isascii():  # English: whole words only ('app' is not in 'approved'), plurals too
                     words = r"[\s-]*".join(re.escape(w) for w in form.lower().split())
-                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?![a-z])"), term)
+                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?:s|es)?(?![a-z])"), term)
                 else:
                     self._forms.setdefault(squash(form.lower()), term)
         self._forms = dict(sorted(self._forms.items(), key=lambda kv: -len(kv[0])))  # longest first, once
+        self._latin = dict(sorted(self._latin.items(), key=lambda kv: -len(kv[0].pattern)))
 
     @classmethod
     def load(cls, path: str | Path) -> Glossary:
         path = Path(path)
-        if not path.is_file():
-            return cls({})
-        with path.open(encoding="utf-8") as fh:
-            reader = csv.DictReader(fh, delimiter="\t")
-            return cls({r["term"].strip(): [s.strip() for s in (r["synonyms"] or "").split(",") if s.strip()] for r in reader})
+        return cls(_rows(path), _rows(path.with_name(f"{path.stem}_en{path.suffix}")))
 
     def terms_in(self, text: str) -> list[str]:
         flat, low = squash(text.lower()), text.lower()
         found = [term for form, term in self._forms.items() if form in flat]
-        found += [term for rule, term in self._latin.items() if rule.search(low)]
+        taken: list[tuple[int, int]] = []  # English: longest forms first, no overlaps ('financial statements' is not 'statements')
+        for rule, term in self._latin.items():
+            for m in rule.finditer(low):
+                if not any(a < m.end() and m.start() < b for a, b in taken):
+                    taken.append(m.span())
+                    found.append(term)
+                    break
+        if language(text) != "en":
+            found = [t for t in found if t not in self._english_only]
         return list(dict.fromkeys(found))
 
     def expansions(self, text: str) -> list[str]:
@@ -80,9 +91,19 @@ class Glossary:
     def all_terms(self) -> set[str]:
         out: set[str] = set()
         for term, syns in self.rows.items():
+            if term in self._english_only:
+                continue
             for form in (term, *syns):
                 out.update(m for m in morphemes(form) if len(m) > 1)
         return out
+
+
+def _rows(path: Path) -> dict[str, list[str]]:
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        return {r["term"].strip(): [s.strip() for s in (r["synonyms"] or "").split(",") if s.strip()] for r in reader}
 
 
 def rewrite(question: str, query: str, tried: list[str], filters: dict, glossary: Glossary) -> QueryRewrite:
