@@ -138,7 +138,9 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
         inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
-        if left and right and (_splits_word(left, right[0]) or (inner not in ("", left) and _splits_word(inner, right[0]))):
+        last = left.split()[-1] if left else ""  # and a lone syllable alone: '평가 시 감|정평가' read as '감|정평가'
+        tries = dict.fromkeys(t for t in (left, inner, last if len(last) == 1 else "") if t)
+        if right and any(_splits_word(t, right[0]) for t in tries):
             out.append((m.start(), m.end()))
     return out
 
