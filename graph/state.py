@@ -84,9 +84,10 @@ class AuraState(InputState, total=False):
     """What the question names that the store does not cover (years, organisations): the turn
     declines, listing the nearest findings only as references."""
     standalone: str
-    """The question as it stands on its own: the question itself, or for a follow-up the router
-    restated ('연도 상관없이 찾아줘', '그 농업법인은?' after a declined turn) that restatement of
-    the last question. Searching, grading, rewriting and verifying judge against it."""
+    """The question as it stands on its own: the question itself, or, for a follow-up of a turn that
+    found nothing ('연도 상관없이 찾아줘', '그 농업법인은?' after a declined turn), the router's
+    search query (the offline router restates the last question there). Searching, grading,
+    rewriting and verifying judge against it."""
     query: str
     """The current search query (the question, or its latest rewrite)."""
     rewrites: list[str]

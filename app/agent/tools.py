@@ -77,7 +77,7 @@ class AgentTools:
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
-                continue  # 'Damyang County', 'Ministry of Oceans and Fisheries
+                continue  # 'Damyang County', 'Ministry of Oceans and Fisheries'
             gaps.append(name)
         return gaps
 

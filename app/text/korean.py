@@ -139,7 +139,7 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
         last = left.split()[-1] if left else ""  # and a lone syllable alone: '평가 시 감|정평가' read as '감|정평가'
-        tries = dict.fromkeys(t for t in (left, inner, last if len(last) == 1 else "") if t)
+        tries = dict.fromkeys(t for t in (left, inner, last if re.fullmatch(r"[가-힣]", last) else "") if t)
         if right and any(_splits_word(t, right[0]) for t in tries):
             out.append((m.start(), m.end()))
     return out

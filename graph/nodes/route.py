@@ -26,6 +26,15 @@ def route_decision(state: AuraState) -> Decided[RouteDecision] | None:
     return Decided(RouteDecision.model_validate(stored), policy) if policy else None
 
 
+def restates(d: RouteDecision, question: str, retained: list[Doc], state: AuraState) -> bool:
+    """The router's search query stands for the question: the question follows a turn that found
+    nothing (no documents to follow, or the last turn declined: '연도 상관없이 찾아줘') and the
+    router restated the question it follows. Otherwise the question itself is judged, so the
+    facet it asks for ('뭐 하라고 했어') is not lost in a search query."""
+    declined = not retained or state.get("coverage") == "none"  # the last turn's coverage, before this turn resets it
+    return declined and bool(d.search_query) and d.search_query.strip() != question
+
+
 def last_question(state: AuraState) -> str:
     for m in reversed(state.get("messages") or []):
         if isinstance(m, HumanMessage):
@@ -74,7 +83,7 @@ def build(services: GraphServices):
             "sql_intent": d.sql_intent,
             "filters": filters,
             "query": query,
-            "standalone": d.search_query if follow_up and d.search_query and d.search_query.strip() != question else question,
+            "standalone": d.search_query if follow_up and restates(d, question, retained, state) else question,
             "rewrites": [],
             "rewrite_count": 0,
             "regeneration_count": 0,

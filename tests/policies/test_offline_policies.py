@@ -55,6 +55,7 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("Korea Electric Power Corporation (KEPCO) findings") == ["Korea Electric Power Corporation"]
     assert named_organisations("Ministry of Culture, Sports and Tourism") == ["Ministry of Culture, Sports and Tourism"]
     assert named_organisations("Board of Audit and Inspection reports on a provincial government") == []
+    assert named_organisations("Did the County discipline him? Which Agency handled it?") == []  # question words are no name
 
 
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
@@ -321,6 +322,8 @@ def test_follow_up_or_pivot_by_what_the_question_brings(router):
     assert d.pivot and not d.follow_up  # a pattern of its own, and cases besides the one shown
     d = router.route("태권도진흥재단 감사 결과는 있어?", history, retained)
     assert d.pivot  # an organisation neither the catalog nor the passages know
+    assert not router.route("같은 유형의 감사 사례는 다른 기관에도 있어? 용역 수의계약 쪼개기", history, retained).follow_up
+    assert not router.route("다른 건설사가 수의계약 쪼개기 한 경우", history, retained).follow_up  # '다른 건' inside a word
 
 
 def test_a_clearly_better_match_elsewhere_pivots(router):

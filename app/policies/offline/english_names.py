@@ -101,7 +101,16 @@ def english_organisations(text: str) -> list[str]:
     Government', 'Ministry of Justice'), at least two words, the 감사원 itself excluded."""
     out = []
     for m in _EN_ORG_NAME.finditer(text):
-        name = m.group(1).strip()
-        if len(name.split()) >= 2 and not _OWN.search(name) and name not in out:
+        words = m.group(1).split()
+        while words and words[0].lower() in _NOT_A_NAME:  # 'Did the County …', 'Which Agency …'
+            words.pop(0)
+        name = " ".join(words)
+        if len(words) >= 2 and not _OWN.search(name) and name not in out:
             out.append(name)
     return out
+
+
+_NOT_A_NAME = frozenset(
+    "a an the and or of for on in at by to from about did does do has have had is are was were which what who whose how why "
+    "when where any can could should would will has this that these those its their".split()
+)

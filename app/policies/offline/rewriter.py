@@ -27,7 +27,7 @@ class Glossary:
     findings pass grading; dev abstention .865 -> .757)."""
 
     def __init__(self, rows: dict[str, list[str]], english: dict[str, list[str]] | None = None) -> None:
-        self.rows = {**(english or {}), **rows}
+        self.rows = {t: [*rows.get(t, []), *(english or {}).get(t, [])] for t in {**(english or {}), **rows}}
         self._english_only = set(english or {}) - set(rows)
         self._forms: dict[str, str] = {}
         self._latin: dict[re.Pattern[str], str] = {}

@@ -100,10 +100,12 @@ because of the scope now dropped)."""
 _YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\d{2}\s*년도?)?|작년|지난해|올해|금년|최근\s*\d+\s*년")
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
 
-_SAME_REPORT = re.compile(r"같은\s*(?:\S+\s*)?(?:감사|보고서)|same (?:audit|report)|(?:that|this) (?:audit|report)", re.I)
+_SAME_REPORT = re.compile(
+    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)", re.I
+)
 _OTHER_CASES = re.compile(
-    r"(?:다른|비슷한|유사한?)\s*(?:기관|지자체|부처|데|곳)?\s*(?:에서|에는?|에도|도)?\s*(?:사례|케이스|지적|건|거)"
-    r"|다른\s*(?:데|곳)|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
+    r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
+    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
     re.I,
 )
 STRONG_MATCH = 0.4
@@ -210,7 +212,7 @@ class OfflineRouter:
                 y0, y1 = last_years
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
-            follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, terms, history, retained, y0, y1)
+            follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         if follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
         ):
@@ -246,7 +248,7 @@ class OfflineRouter:
         return re.sub(r"\s+", " ", f"{pattern} {' '.join(sorted(added))}").strip(), institutions, period
 
     def _continuity(
-        self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, terms: set[str], history: list[Turn],
+        self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, history: list[Turn],
         retained: list[Doc], y0: int | None = None, y1: int | None = None,
     ) -> tuple[bool, bool]:
         """(follow_up, pivot). Only meaningful when documents are retained from earlier turns.
@@ -255,8 +257,10 @@ class OfflineRouter:
         period pivots. Otherwise the question's own content decides: with at most one content
         word it asks about what was shown ('처분은?', '금액은 얼마였어'), unless that word matches
         another finding strongly ('메타프로방스 건은?'); a new pattern pivots when it asks for
-        other cases, or when a finding not shown matches it clearly better than the ones shown;
-        a pattern that matches nothing clearly follows when its words come from what was shown."""
+        other cases; it follows when a finding shown scores near the best one (at whatever level:
+        '누가 책임졌어' matches nothing much, but what was shown as well as anything), pivots when a
+        finding not shown matches it clearly, and otherwise follows when its words come from what
+        was shown."""
         if not retained or track == "chat":
             return False, False
         if _NEW_TOPIC.search(q):
