@@ -100,7 +100,7 @@ class Catalog:
         ('Ministry of Oceans and Fisheries', 'MSIT'), or by a romanised local-government name
         ('Haeundae-gu', 'Gokseong County')."""
         flat = words(text)
-        found = [n for form in sorted(self.english, key=len, reverse=True) if form in flat for n in sorted(self.english[form])]
+        found = [n for form, names in self.english.items() if form in flat for n in sorted(names)]
         found += [n for stem, names in sorted(self.stems.items()) if mentions_stem(text, stem) for n in sorted(names)]
         return list(dict.fromkeys(found))
 

@@ -267,11 +267,12 @@ class OfflineRouter:
             return False, True
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False
-        if self._new_organisation(q, retained):
+        seen = _seen(retained)
+        if self._new_organisation(q, seen):
             return False, True  # '태권도진흥재단 감사 결과는 있어?'
         content = self._content(q)
         if institutions:
-            if not _overlaps(institutions, retained) and not self._mentioned(q, retained):
+            if not _overlaps(institutions, retained) and not self._mentioned(q, seen):
                 return False, True
             if len(content) <= 1:  # '담양군은 뭐 하라고 했어'
                 return True, False
@@ -305,18 +306,18 @@ class OfflineRouter:
         asked = _OTHER_CASES.sub(" ", q)
         return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS if not self.catalog.find(t)}
 
-    def _new_organisation(self, q: str, retained: list[Doc]) -> bool:
-        """The question names an organisation that neither the catalog nor the retained passages know."""
-        seen = _seen(retained)
+    def _new_organisation(self, q: str, seen: str) -> bool:
+        """The question names an organisation that neither the catalog nor the retained passages
+        (``seen``, see ``_seen``) know."""
         return any(not self.catalog.find(n) and squash(n) not in seen for n in named_organisations(q))
 
-    def _mentioned(self, q: str, retained: list[Doc]) -> bool:
+    def _mentioned(self, q: str, seen: str) -> bool:
         """An institution the question names by a form the retained passages use ('태안군은 왜 같이 들어가 있어?')."""
-        seen = _seen(retained)
         return any(form in seen for form in self.catalog.aliases if form in squash(q) and len(form) >= 2)
 
 
 def _seen(docs: list[Doc]) -> str:
+    """The passages' text and institutions, without whitespace, for name look-ups."""
     return squash(" ".join(f"{d.get('text', '')} {' '.join(d.get('institutions') or [])}" for d in docs))
 
 
