@@ -106,7 +106,8 @@ class Container:
         """(finding id, report id, probability) of the findings that best match the question's
         problem pattern (no chunk search: profiles, titles and key terms only)."""
         query = pattern(question)
-        ranked = self.finding_ranker.rank(query, self.glossary.search_terms(query, self.corpus.idf), [], SearchFilters())
+        terms = self.glossary.search_terms(query, self.corpus.idf)
+        ranked = self.finding_ranker.rank(self.glossary.in_korean(query), terms, [], SearchFilters())
         reports = {p.id: p.report_id for p in self.finding_ranker.index.all_profiles()}
         return [(r.finding_id, reports[r.finding_id], r.probability) for r in ranked[:n]]
 

@@ -76,8 +76,9 @@ def question_rows(services: Container, tools: AgentTools, split: str, dataset: P
         filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
         sf = SearchFilters(**filters)
         query = pattern(text)
-        hits = services.retriever.search(query, k=CANDIDATES, filters=sf)
-        ranked = services.finding_ranker.rank(query, tools.query_terms(query), hits, sf)
+        searched = services.glossary.in_korean(query)  # as AgentTools.search_many
+        hits = services.retriever.search(searched, k=CANDIDATES, filters=sf)
+        ranked = services.finding_ranker.rank(searched, tools.query_terms(query), hits, sf)
         rows.append({
             "id": q["id"], "answerable": q["answerable"], "gold": set(q.get("gold_findings") or []), "en": language(text) == "en",
             "ids": [r.finding_id for r in ranked], "x": np.array([[r.signals[f] for f in FEATURES] for r in ranked]),

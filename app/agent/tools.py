@@ -42,12 +42,12 @@ class AgentTools:
         at most two report-level passages (overview, no finding) among the first ``k`` hits."""
         sf = SearchFilters(**filters)
         depth = max(k, CANDIDATES)
-        if len(queries) == 1:
-            hits = self.container.retriever.search(queries[0], k=depth, filters=sf)
+        searched = list(dict.fromkeys(self.container.glossary.in_korean(q) for q in queries))
+        if len(searched) == 1:
+            hits = self.container.retriever.search(searched[0], k=depth, filters=sf)
         else:
-            hits = self.container.retriever.search_many(queries, k=depth, filters=sf)
-        query = queries[-1]
-        ranked = self.container.finding_ranker.rank(query, self.query_terms(query), hits, sf)
+            hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
+        ranked = self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf)
         retrieved = {h.finding_id for h in hits}
         missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
         extra: dict[str, list[Evidence]] = {}

@@ -83,6 +83,17 @@ class Glossary:
             return terms | korean  # nothing topical to weigh instead of the English words
         return korean | {t for t in terms if not t.isascii() or (t not in FUNCTION_WORDS and used(t) is not None)}
 
+    def in_korean(self, text: str) -> str:
+        """What to search the Korean reports with for ``text``: for English text, the Korean audit
+        terms its words name (the question itself when they are fewer than two, with them
+        appended); other text unchanged. e5 matches English to Korean weakly: on the dev split's
+        English questions, searching with the question itself put a right finding first for 0.64,
+        with the question plus its terms 0.76, with this 0.80."""
+        if language(text) != "en":
+            return text
+        korean = self.terms_in(text)
+        return " ".join(korean) if len(korean) >= 2 else " ".join([text, *korean])
+
     def checkable_terms(self, text: str, used: Callable[[str], float | None]) -> set[str]:
         """``search_terms`` without any English word no report uses: what Korean evidence can
         be checked against."""
