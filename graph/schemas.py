@@ -21,6 +21,11 @@ class RouteDecision(BaseModel):
     year_to: int | None = None
     dispositions: list[str] = Field(default_factory=list, description="Disposition words named: " + ", ".join(DISPOSITIONS) + ".")
     search_query: str = Field("", description="The message as a standalone search query (references resolved, filler dropped).")
+    other_cases: bool = Field(
+        False,
+        description="A follow-up asking for other cases like those shown ('비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례'): "
+        "the shown case (the one the ordinals name, else the first) is the pattern to search and is left out of the results.",
+    )
 
 
 class FieldSelection(BaseModel):

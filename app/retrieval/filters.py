@@ -34,6 +34,7 @@ class SearchFilters(BaseModel):
     sections: list[str] = Field(default_factory=list)
     report_ids: list[str] = Field(default_factory=list)
     finding_ids: list[str] = Field(default_factory=list)
+    exclude_finding_ids: list[str] = Field(default_factory=list, description="None of these findings (cases already shown).")
 
     def is_empty(self) -> bool:
         return not any(self.model_dump(exclude_none=True, exclude_defaults=True).values())
@@ -56,6 +57,8 @@ class SearchFilters(BaseModel):
             parts.append(f"report_id in {_quote_list(self.report_ids)}")
         if self.finding_ids:
             parts.append(f"finding_id in {_quote_list(self.finding_ids)}")
+        if self.exclude_finding_ids:
+            parts.append(f"finding_id not in {_quote_list(self.exclude_finding_ids)}")
         return " and ".join(parts)
 
     def matches(self, meta: Mapping[str, Any]) -> bool:
@@ -73,5 +76,7 @@ class SearchFilters(BaseModel):
         if self.sections and meta.get("section") not in self.sections:
             return False
         if self.report_ids and meta.get("report_id") not in self.report_ids:
+            return False
+        if self.exclude_finding_ids and meta.get("finding_id") in self.exclude_finding_ids:
             return False
         return not (self.finding_ids and meta.get("finding_id") not in self.finding_ids)

@@ -58,7 +58,9 @@ def build(services: GraphServices):
         if pivot:
             retained = []
         order = finding_order(retained)
-        references = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)] if follow_up else []
+        pointed = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)] if follow_up else []
+        other_cases = follow_up and d.other_cases and bool(order)  # the case pointed at (else the first) is the pattern, not the answer
+        references = [] if other_cases else pointed
         filters = {
             k: v
             for k, v in {
@@ -66,6 +68,7 @@ def build(services: GraphServices):
                 "year_from": d.year_from,
                 "year_to": d.year_to,
                 "dispositions": d.dispositions,
+                "exclude_finding_ids": (pointed or order[:1]) if other_cases else [],
             }.items()
             if v
         }

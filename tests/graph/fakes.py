@@ -38,6 +38,7 @@ class ScriptedPolicies:
     pivot: bool = False
     sql_intent: bool = False
     ordinals: list[int] = field(default_factory=list)
+    other_cases: bool = False
     relevant: list[bool] | None = None
     """Per passage; None = all relevant."""
     grounded: list[bool] = field(default_factory=lambda: [True])
@@ -52,7 +53,8 @@ class ScriptedPolicies:
 
     def route(self, question, history, summary, retained):
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
-                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question))
+                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question,
+                                              other_cases=self.other_cases))
 
     def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))

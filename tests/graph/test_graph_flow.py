@@ -186,6 +186,19 @@ def test_follow_up_resolves_ordinals_against_retained_findings():
     assert "F2" in svc.sql_queries[-1]
 
 
+def test_other_cases_like_a_shown_one_leave_that_one_out():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F2")])
+    _, g = run(svc, "가람시 계약 문제")
+    pol.follow_up, pol.ordinals, pol.other_cases = True, [2], True
+    state, _ = run(svc, "2번과 비슷한 다른 사례는?", graph=g)
+    assert state["references"] == [] and "retrieve" in nodes(state)  # searched, not loaded
+    assert svc.searches[-1][1]["exclude_finding_ids"] == ["F2"]  # the case pointed at is the pattern, not an answer
+    pol.ordinals = []
+    run(svc, "비슷한 사례 또 있어?", graph=g)
+    assert svc.searches[-1][1]["exclude_finding_ids"] == [state["retained_documents"][0]["finding_id"]]  # else the one led with
+
+
 def test_fast_follow_up_answers_from_the_loaded_finding():
     pol = ScriptedPolicies(track="deep")
     svc = FakeServices(pol)

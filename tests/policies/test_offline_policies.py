@@ -283,6 +283,14 @@ def test_glossary_matches_english_forms_as_whole_words():
     assert g.terms_in("병가 중 해외여행") == ["병가"] and g.terms_in("Sick  leave abuse") == ["병가"]
 
 
+def test_english_questions_search_with_the_korean_terms_they_name():
+    g = Glossary({}, english={"어선": ["fishing vessel"], "출항": ["departure"], "감정평가": ["appraisal"]})
+    assert g.in_korean("Which law lets the Coast Guard restrict fishing-vessel departures?") == "어선 출항"
+    one = g.in_korean("Any cases of a sloppy appraisal?")  # one term: the question stays, the term is added
+    assert one.startswith("Any cases of a sloppy appraisal?") and one.endswith("감정평가")
+    assert g.in_korean("어선 출항 통제 사례") == "어선 출항 통제 사례"  # Korean text is searched as written
+
+
 def test_english_forms_of_report_terms_read_english_text_only():
     g = Glossary({"시정": ["correction"]}, english={"재무제표": ["financial statement"], "문답서": ["statement"], "공중보건의사": ["public health doctor", "공보의"]})
     assert g.terms_in("financial statements left out assets") == ["재무제표"]  # the longer form, not also 'statements'
@@ -334,3 +342,28 @@ def test_a_clearly_better_match_elsewhere_pivots(router):
     ranked = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
     assert ranked.route("메타프로방스 분양계약 건은?", history, retained).pivot
     assert ranked.route("제척 사유 판단 근거는?", history, retained).follow_up  # the finding shown scores near the best
+
+
+def test_an_institution_named_in_a_shown_case_points_at_that_case(router):
+    retained = [
+        doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다."),
+        doc(2, "F2", inst="한국토지주택공사", text="국토교통부장관은 감정평가 법인을 조사하고 적정한 조치를 하시기 바랍니다."),
+    ]
+    history = [Turn("감정평가 부실 사례 있어?", "…", "deep")]
+    router = OfflineRouter(router.embedder, Catalog.build([*CATALOG.names, "국토교통부"]), GLOSSARY.all_terms())
+    d = router.route("국토부한테는 뭘 하라고 했어?", history, retained)
+    assert d.follow_up and d.ordinals == [2]  # the shown case whose text names 국토교통부, not a new search
+    assert router.route("해운대구는 어떻게 됐어?", history, retained).ordinals == [1]  # its own institution
+
+
+def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):
+    retained = [doc(1, "F1", text="곡성군은 감정평가서를 검토하지 않았다."), doc(2, "F2", text="용역 계약을 부당하게 체결하였다.")]
+    retained[0]["finding_title"], retained[1]["finding_title"] = "부실한 감정평가로 영업손실 과다 보상", "용역계약 부당 체결"
+    history = [Turn("감정평가가 엉터리라 보상금이 과하게 잡힌 사례 있어?", "…", "deep")]
+    d = router.route("그럼 다른 기관에서 비슷한 사례는?", history, retained)
+    assert d.follow_up and d.other_cases and d.search_query == "부실한 감정평가로 영업손실 과다 보상"  # the case led with
+    d = router.route("2번 지적사항과 비슷한 다른 기관 사례는?", history, retained)
+    assert d.other_cases and d.ordinals == [2] and d.search_query == "용역계약 부당 체결"
+    assert not router.route("2번 지적사항의 조치할 사항은?", history, retained).other_cases
+    d = router.route("용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거", history, retained)
+    assert not d.other_cases and d.pivot  # a pattern of its own: a new search

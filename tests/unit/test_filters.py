@@ -14,6 +14,7 @@ def test_expression_escapes_quotes_and_backslashes():
     assert 'array_contains_any(institutions, ["해운대\\"구\\\\"])' in expr
     assert "year >= 2024 and year <= 2025" in expr
     assert 'array_contains_any(dispositions, ["주의"])' in expr
+    assert SearchFilters(exclude_finding_ids=["r1-F01"]).to_milvus_expr() == 'finding_id not in ["r1-F01"]'
 
 
 def test_matches_applies_every_filter():
@@ -24,4 +25,5 @@ def test_matches_applies_every_filter():
     assert not SearchFilters(dispositions=["통보"]).matches(meta)
     assert not SearchFilters(sections=["criteria"]).matches(meta)
     assert not SearchFilters(finding_ids=["r1-F02"]).matches(meta)
+    assert not SearchFilters(exclude_finding_ids=["r1-F01"]).matches(meta) and SearchFilters(exclude_finding_ids=["r1-F02"]).matches(meta)
     assert not SearchFilters(year_to=2024).matches({"year": None})

@@ -67,6 +67,11 @@ def ordinals(text: str) -> list[int]:
     return out
 
 
+def without_ordinals(text: str) -> str:
+    """The text with its item references ('1번', '두 번째', 'the second') blanked out."""
+    return _ORDINAL.sub(" ", text)
+
+
 def squash(text: str) -> str:
     """Text without whitespace, for matching names that PDFs split or join differently."""
     return re.sub(r"\s+", "", text)

@@ -34,6 +34,7 @@ from app.policies.offline.lexicon import (
     key_terms,
     ordinals,
     squash,
+    without_ordinals,
 )
 from graph.ports import Turn
 from graph.schemas import RouteDecision
@@ -108,6 +109,8 @@ _OTHER_CASES = re.compile(
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
     re.I,
 )
+_LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 similar other another like".split())
+"""Words that ask for more cases like one shown, not for a pattern of their own."""
 STRONG_MATCH = 0.4
 """A finding matches a question clearly when the finding ranker gives it at least this probability."""
 SHOWN_SHARE = 0.8
@@ -213,10 +216,16 @@ class OfflineRouter:
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
             follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
-        if follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
+        other_cases = follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(self._content(q)) <= 1
+        if other_cases:  # '그럼 다른 기관에서 비슷한 사례는?', '1번 지적사항과 비슷한 다른 기관 사례는?'
+            query = self._shown_pattern(ords, retained)
+            why += "; asks for other cases like the one shown"
+        elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
         ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(self._content(q)) <= 1:
+            ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
         return RouteDecision(
             reasoning=why,
             track=track,
@@ -230,6 +239,7 @@ class OfflineRouter:
             year_to=y1,
             dispositions=disp,
             search_query=query,
+            other_cases=other_cases,
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -272,7 +282,7 @@ class OfflineRouter:
             return False, True  # '태권도진흥재단 감사 결과는 있어?'
         content = self._content(q)
         if institutions:
-            if not _overlaps(institutions, retained) and not self._mentioned(q, seen):
+            if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True
             if len(content) <= 1:  # '담양군은 뭐 하라고 했어'
                 return True, False
@@ -303,18 +313,46 @@ class OfflineRouter:
     def _content(self, q: str) -> set[str]:
         """The question's own content words: not the facet asked for, not institution names, not
         'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
-        asked = _OTHER_CASES.sub(" ", q)
-        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS if not self.catalog.find(t)}
+        asked = _OTHER_CASES.sub(" ", without_ordinals(q))
+        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS - _LIKENESS if not self.catalog.find(t)}
 
     def _new_organisation(self, q: str, seen: str) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
         (``seen``, see ``_seen``) know."""
         return any(not self.catalog.find(n) and squash(n) not in seen for n in named_organisations(q))
 
-    def _mentioned(self, q: str, seen: str) -> bool:
-        """An institution the question names by a form the retained passages use ('태안군은 왜 같이 들어가 있어?')."""
-        return any(form in seen for form in self.catalog.aliases if form in squash(q) and len(form) >= 2)
+    @staticmethod
+    def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
+        """The problem pattern of the shown case the question points at (by ordinal, else the one
+        the answer led with): its finding title."""
+        titles: dict[str, str] = {}
+        for d in retained:
+            if d.get("finding_id"):
+                titles.setdefault(d["finding_id"], d.get("finding_title") or "")
+        shown = list(titles.values())
+        picked = [shown[n - 1] for n in ords if 0 < n <= len(shown)] or shown[:1]
+        return " ".join(t for t in picked if t)
 
+    def _naming(self, q: str, institutions: list[str], retained: list[Doc]) -> list[int]:
+        """The position (1-based, as the user saw them) of the first shown finding whose passages
+        name one of ``institutions`` ('국토교통부장관은 … 하시기 바랍니다'); none when no shown
+        finding does."""
+        order = list(dict.fromkeys(d["finding_id"] for d in retained if d.get("finding_id")))
+        for n, finding in enumerate(order, start=1):
+            if self._mentioned(q, institutions, _seen([d for d in retained if d.get("finding_id") == finding])):
+                return [n]
+        return []
+
+    def _mentioned(self, q: str, institutions: list[str], seen: str) -> bool:
+        """An institution the question names occurs in the retained passages (``seen``): by the
+        form the question uses ('태안군은 왜 같이 들어가 있어?') or by another of its forms of three
+        syllables or more ('국토부' asked, '국토교통부장관' shown)."""
+        asked = squash(q)
+        return any(
+            form in seen
+            for form, names in self.catalog.aliases.items()
+            if (form in asked and len(form) >= 2) or (names & set(institutions) and len(form) >= 3)
+        )
 
 def _seen(docs: list[Doc]) -> str:
     """The passages' text and institutions, without whitespace, for name look-ups."""
