@@ -35,6 +35,14 @@ def test_catalog_finds_names_aliases_and_region_free_forms():
     ]  # longest match wins
 
 
+def test_catalog_writes_short_forms_as_stored():
+    cat = Catalog.build([*CATALOG.names, "전라남도", "전라남도 곡성군"])
+    assert cat.find("전남도청한테 조치하라고 한 거") == ["전라남도"]  # a province by its usual short form
+    assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"] and "전남" not in {f for f, n in cat.aliases.items() if "전라남도 곡성군" in n}
+    assert cat.canonical("전남도청한테 해수부가 뭐 했어") == "전라남도한테 해양수산부가 뭐 했어"
+    assert cat.canonical("부산광역시 해운대구 건, 해운대구 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
+
+
 def test_catalog_finds_english_names_and_romanised_local_governments():
     assert CATALOG.find("What did the Ministry of Oceans and Fisheries get flagged for?") == ["해양수산부"]
     assert CATALOG.find("findings on MCST staff") == ["문화체육관광부"]
@@ -367,3 +375,14 @@ def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):
     assert not router.route("2번 지적사항의 조치할 사항은?", history, retained).other_cases
     d = router.route("용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거", history, retained)
     assert not d.other_cases and d.pivot  # a pattern of its own: a new search
+
+
+def test_a_short_form_of_an_institution_is_answered_by_its_findings(router):
+    from app.policies.offline import OfflinePolicies
+
+    p = OfflinePolicies(router.embedder, lambda: Catalog.build([*CATALOG.names, "전라남도"]), GLOSSARY, lambda _t: 1.0)
+    docs = [doc(1, "F1", inst="전라남도", text="전라남도지사는 조성계획 승인을 취소하는 방안을 마련하시기 바랍니다.")]
+    docs[0]["section"] = "actions"
+    answer = AnalystAnswer(sentences=[AnswerSentence(text="요구한 조치 [1]", citations=[1], quote="조성계획 승인을 취소하는 방안을 마련하시기 바랍니다.")])
+    assert p.verify("전남도청한테 직접 조치하라고 요구된 거 있어?", answer, docs).value.useful  # '전남도청' is 전라남도
+    assert not p.verify("경남도청한테 직접 조치하라고 요구된 거 있어?", answer, docs).value.useful

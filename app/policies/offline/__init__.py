@@ -86,7 +86,7 @@ class OfflinePolicies:
         return _offline(decline(question, gaps, nearest))
 
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
-        terms = self.glossary.checkable_terms(question, self._idf)
+        terms = self.glossary.checkable_terms(self._catalog().canonical(question), self._idf)  # '전남도청' is answered by 전라남도's findings
         if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings
             terms |= key_terms(" ".join(self._catalog().find(question)))
         return _offline(verifier.verify(question, answer, docs, terms))

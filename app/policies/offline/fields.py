@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from app.policies.offline.english_names import english_forms, mentions_stem, romanised_stem, words
 from app.policies.offline.intent import pattern
@@ -28,6 +29,15 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "농림축산식품부": ("농식품부",),
     "한국토지주택공사": ("LH", "토지주택공사"),
     "국가정보자원관리원": ("국정자원",),
+}
+PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {  # the province itself only, not '전라남도 곡성군'
+    "전라남도": ("전남도", "전남"),
+    "전라북도": ("전북도", "전북"),
+    "전북특별자치도": ("전북도", "전북"),
+    "충청남도": ("충남도", "충남"),
+    "충청북도": ("충북도", "충북"),
+    "경상남도": ("경남도", "경남"),
+    "경상북도": ("경북도", "경북"),
 }
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
@@ -68,6 +78,7 @@ class Catalog:
             for full, shorts in AGENCY_ALIASES.items():
                 if full in name:
                     forms.update(shorts)
+            forms.update(PROVINCE_ALIASES.get(name, ()))
             for form in forms:
                 if len(squash(form)) >= 2:
                     cat.aliases.setdefault(squash(form), set()).add(name)
@@ -94,6 +105,20 @@ class Catalog:
         if re.search(r"[A-Za-z]{2}", text):
             found.extend(n for n in self.find_english(text) if n not in found)
         return found
+
+    @cached_property
+    def _named(self) -> tuple[dict[str, str], re.Pattern[str] | None]:
+        """Forms that name one institution (full names too, so they match whole), and their pattern
+        (a local government's office too: '전남도청', '해운대구청')."""
+        named = {form: next(iter(names)) for form, names in self.aliases.items() if len(names) == 1}
+        forms = (r"\s*".join(map(re.escape, f)) + ("(?:청)?" if f[-1] in "도시군구" else "") for f in sorted(named, key=len, reverse=True))
+        return named, re.compile("|".join(forms)) if named else None
+
+    def canonical(self, text: str) -> str:
+        """The text with the held institutions it names by a short form written as stored
+        ('전남도청한테' -> '전라남도한테', '해수부' -> '해양수산부'); one pass, longest forms first."""
+        named, rule = self._named
+        return rule.sub(lambda m: named.get(squash(m.group(0)).removesuffix("청"), m.group(0)), text) if rule else text
 
     def find_english(self, text: str) -> list[str]:
         """Canonical names an English text names: by official English name or acronym
