@@ -362,6 +362,8 @@ def test_an_institution_named_in_a_shown_case_points_at_that_case(router):
     d = router.route("국토부한테는 뭘 하라고 했어?", history, retained)
     assert d.follow_up and d.ordinals == [2]  # the shown case whose text names 국토교통부, not a new search
     assert router.route("해운대구는 어떻게 됐어?", history, retained).ordinals == [1]  # its own institution
+    retained[0]["institutions"] = ["한국토지주택공사", "부산광역시 해운대구"]  # 해운대구: its report's, not its own
+    assert router.route("해운대구는 어떻게 됐어?", history, retained[:1]).ordinals == []  # searched for, not pointed at
 
 
 def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):

@@ -334,12 +334,14 @@ class OfflineRouter:
         return " ".join(t for t in picked if t)
 
     def _naming(self, q: str, institutions: list[str], retained: list[Doc]) -> list[int]:
-        """The position (1-based, as the user saw them) of the first shown finding whose passages
-        name one of ``institutions`` ('국토교통부장관은 … 하시기 바랍니다'); none when no shown
-        finding does."""
+        """The position (1-based, as the user saw them) of the first shown finding that is about
+        one of ``institutions``: its own institution, or named in its text ('국토교통부장관은 …
+        하시기 바랍니다'); not merely one of its report's institutions. None when no shown finding is."""
         order = list(dict.fromkeys(d["finding_id"] for d in retained if d.get("finding_id")))
         for n, finding in enumerate(order, start=1):
-            if self._mentioned(q, institutions, _seen([d for d in retained if d.get("finding_id") == finding])):
+            docs = [d for d in retained if d.get("finding_id") == finding]
+            own = squash(" ".join([d.get("text", "") for d in docs] + list((docs[0].get("institutions") or [])[:1])))
+            if self._mentioned(q, institutions, own):
                 return [n]
         return []
 
