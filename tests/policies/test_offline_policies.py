@@ -388,3 +388,14 @@ def test_a_short_form_of_an_institution_is_answered_by_its_findings(router):
     answer = AnalystAnswer(sentences=[AnswerSentence(text="요구한 조치 [1]", citations=[1], quote="조성계획 승인을 취소하는 방안을 마련하시기 바랍니다.")])
     assert p.verify("전남도청한테 직접 조치하라고 요구된 거 있어?", answer, docs).value.useful  # '전남도청' is 전라남도
     assert not p.verify("경남도청한테 직접 조치하라고 요구된 거 있어?", answer, docs).value.useful
+
+
+def test_a_bare_question_right_after_a_case_asks_about_it(router):
+    retained = [doc(1, "F1", inst="한국토지주택공사", text="입찰 참가자격을 중소기업으로 제한하였다.")]
+    history = [Turn("Any cases where a public corporation limited bidding to small businesses?", "…", "deep")]
+    # as in production: a question's content words are the reports' words (English ones the corpus lacks dropped)
+    router = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), content_terms=lambda q: GLOSSARY.checkable_terms(q, lambda _t: None))
+    d = router.route("Was any money recovered?", history, retained)
+    assert d.track == "deep" and d.follow_up and d.ordinals == [1]
+    assert router.route("고마워", history, retained).track == "chat"  # a remark stays chat
+    assert router.route("Was any money recovered?", [], []).track == "chat"  # nothing shown: nothing to ask about

@@ -82,6 +82,8 @@ _NEW_TOPIC = re.compile(
     r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
     re.I,
 )
+_ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제|왜|어디|몇|^(?:what|who|whom|how|which|when|where|why|was|were|did|does|do|is|are|has|had|can)\b", re.I)
+"""A question, as opposed to a remark ('고마워', 'ok')."""
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
@@ -196,6 +198,8 @@ class OfflineRouter:
         else:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
+            if track == "chat" and previous == "deep" and retained and _ASKS.search(q):
+                track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?'
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
@@ -221,7 +225,7 @@ class OfflineRouter:
             query = self._shown_pattern(ords, retained)
             why += "; asks for other cases like the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
-            _CASE_REF.search(q) or len(terms - FACET_TERMS - FUNCTION_WORDS) <= 1
+            _CASE_REF.search(q) or len(self._content(q)) <= 1
         ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(self._content(q)) <= 1:
