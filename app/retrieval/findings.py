@@ -14,7 +14,7 @@ dense vector, its title vector and its key terms, and scores every finding again
   a question about a topic the reports never mention scores high.
 
 The relevance model that combines these (and the chunk-level evidence) is in
-``app/policies/offline/relevance.py``. Profiles are rebuilt when the store changes (the corpus
+``app/retrieval/finding_rank.py`` (ranking) and ``app/policies/offline/grader.py`` (answerable or not). Profiles are rebuilt when the store changes (the corpus
 version); vectors come from the passage cache, so a rebuild embeds only new findings.
 """
 

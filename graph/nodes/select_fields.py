@@ -21,8 +21,8 @@ def build(services: GraphServices):
         )
         fields = decided.value
         filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
-        if shown := (state.get("filters") or {}).get("exclude_finding_ids"):
-            filters["exclude_finding_ids"] = shown  # other cases than those shown (the route node's)
+        if excluded := (state.get("filters") or {}).get("exclude_finding_ids"):
+            filters["exclude_finding_ids"] = excluded  # other cases than the one shown (the route node's)
         query = fields.search_query or state.get("query") or state["question"]
         gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"

@@ -256,6 +256,14 @@ def test_route_parses_and_normalises():
     assert "search_query" in system and "ordinals" in system  # the prompt names the fields
 
 
+def test_route_reads_a_request_for_other_cases_like_one_shown():
+    model = scripted(js({**GOOD["route"], "follow_up": True, "ordinals": [2], "other_cases": True, "search_query": "감정평가 검토 부실"}))
+    d = policies(model).route("2번이랑 비슷한 다른 기관 사례는?", [], "", [])
+    assert d.other_cases and d.ordinals == [2] and d.search_query == "감정평가 검토 부실"
+    assert "other_cases" in str(model.seen[0][0].content)  # the prompt asks for it
+    assert not policies(scripted(js(GOOD["route"]))).route("q", [], "", []).other_cases  # absent: false
+
+
 def test_route_swaps_reversed_years_and_rejects_impossible_ones():
     model = scripted(
         js({**GOOD["route"], "year_from": 2024, "year_to": 2021}),

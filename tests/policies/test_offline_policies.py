@@ -38,7 +38,8 @@ def test_catalog_finds_names_aliases_and_region_free_forms():
 def test_catalog_writes_short_forms_as_stored():
     cat = Catalog.build([*CATALOG.names, "전라남도", "전라남도 곡성군"])
     assert cat.find("전남도청한테 조치하라고 한 거") == ["전라남도"]  # a province by its usual short form
-    assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"] and "전남" not in {f for f, n in cat.aliases.items() if "전라남도 곡성군" in n}
+    assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"] and "전남도" not in {f for f, n in cat.aliases.items() if "전라남도 곡성군" in n}
+    assert cat.find("광주·전남·전북 도시재생사업 감사") == []  # a region, not the provincial government
     assert cat.canonical("전남도청한테 해수부가 뭐 했어") == "전라남도한테 해양수산부가 뭐 했어"
     assert cat.canonical("부산광역시 해운대구 건, 해운대구 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
 

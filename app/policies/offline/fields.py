@@ -30,14 +30,16 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "한국토지주택공사": ("LH", "토지주택공사"),
     "국가정보자원관리원": ("국정자원",),
 }
-PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {  # the province itself only, not '전라남도 곡성군'
-    "전라남도": ("전남도", "전남"),
-    "전라북도": ("전북도", "전북"),
-    "전북특별자치도": ("전북도", "전북"),
-    "충청남도": ("충남도", "충남"),
-    "충청북도": ("충북도", "충북"),
-    "경상남도": ("경남도", "경남"),
-    "경상북도": ("경북도", "경북"),
+# Provinces as auditors write their governments ('전남도청', '경북도에'), the province itself only (not
+# '전라남도 곡성군'). Not the bare two syllables: '광주·전남·전북 도시재생' names a region, a report's scope.
+PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {
+    "전라남도": ("전남도",),
+    "전라북도": ("전북도",),
+    "전북특별자치도": ("전북도",),
+    "충청남도": ("충남도",),
+    "충청북도": ("충북도",),
+    "경상남도": ("경남도",),
+    "경상북도": ("경북도",),
 }
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")

@@ -360,6 +360,7 @@ class OfflineRouter:
             if (form in asked and len(form) >= 2) or (names & set(institutions) and len(form) >= 3)
         )
 
+
 def _seen(docs: list[Doc]) -> str:
     """The passages' text and institutions, without whitespace, for name look-ups."""
     return squash(" ".join(f"{d.get('text', '')} {' '.join(d.get('institutions') or [])}" for d in docs))
