@@ -16,7 +16,9 @@ regression, L2); variants tried, top-1 accuracy on answerable dev questions, 5-f
 
 Each returned chunk carries ``finding_score`` (p) and ``signals`` (the features plus the
 question-level ``absent`` share and ``scoped``: the filters name an institution or report), which the offline grader uses to decide whether anything
-answers the question at all.
+answers the question at all. When the filters name institutions, the findings that are about them
+(their responsible or action organisations; ``about`` = 1) come before those that only share a
+report with them: '곡성군의회 관련 지적' is not every finding of the report that lists 곡성군의회.
 """
 
 from __future__ import annotations
@@ -89,11 +91,15 @@ class FindingRanker:
         qv = self.embedder.embed_queries([query])[0]
         absent = self.index.absent(terms)
         scoped = 1.0 if (filters.institutions or filters.report_ids or filters.finding_ids) else 0.0
+        named = set(filters.institutions)
+        own = {p.id for p in self.index.all_profiles() if p.own_institutions & named} if named else set()
         out = []
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
-            out.append(RankedFinding(s.finding_id, self.model.probability(x), {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped}))
-        return sorted(out, key=lambda r: -r.probability)
+            about = 1.0 if not own or s.finding_id in own else 0.0  # about the named institution (or none named)
+            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "about": about}
+            out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
+        return sorted(out, key=lambda r: (-r.signals["about"], -r.probability))
 
 
 def evidence_for(ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extra: dict[str, list[Evidence]]) -> list[Evidence]:

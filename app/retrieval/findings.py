@@ -29,7 +29,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from app.db.models import Chunk, Finding
+from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
 from app.text.korean import join_broken_lines, morphemes_batch
 
@@ -44,6 +44,9 @@ class FindingProfile:
     report_id: str
     title: str
     institutions: tuple[str, ...]
+    """Its own (responsible, then action organisations), then its report's."""
+    own_institutions: frozenset[str]
+    """Its own only: what the finding is about, not every institution its report names."""
     dispositions: tuple[str, ...]
     year: int | None
     text: str
@@ -91,7 +94,7 @@ class FindingIndex:
                 texts = [profile_text(f) for f in rows]
                 metas = [
                     (f.id, f.report_id, f.title, tuple(f.institution_names),
-                     tuple(f.disposition_list), f.year)
+                     frozenset([*org_names(f.responsible_org), *org_names(f.action_orgs)]), tuple(f.disposition_list), f.year)
                     for f in rows
                 ]
                 full: dict[str, set[str]] = {}
@@ -100,7 +103,7 @@ class FindingIndex:
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
-                FindingProfile(m[0], m[1], m[2], m[3], m[4], m[5], t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
+                FindingProfile(m[0], m[1], m[2], m[3], m[4], m[5], m[6], t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
                 for m, t, tt, tok in zip(metas, texts, title_tokens, token_lists, strict=True)
             ]
             df: dict[str, int] = {}

@@ -149,3 +149,25 @@ def test_an_english_question_weighs_the_glossarys_korean_terms_not_its_unused_en
     assert "kickbacks" in tools.query_terms("Any cases of officials taking kickbacks?")
     r = agent.ask(question, "english-1")
     assert r["evidence"][0]["finding_id"] == "jj20251017_173128-F03"  # 재무제표 작성 부실, 강원특별자치도
+
+
+def test_an_institution_question_presents_its_own_findings_not_its_reports_others(agent):
+    r = agent.ask("곡성군의회 관련해서 지적된 거 있어?", "own-1")
+    # the one finding about 곡성군의회 is withheld from publication (■■): that is what is shown, not the
+    # other findings of the report that lists 곡성군의회 among its institutions
+    assert {e["finding_id"] for e in r["evidence"]} == {"jj20250924_101118-F01"}
+    assert "비공개" in r["answer"]
+
+
+def test_follow_ups_on_a_shown_case_other_cases_like_it_and_an_institution_it_names(agent):
+    thread = "shown-1"
+    r = agent.ask("감정평가가 엉터리라 보상금이 과하게 잡힌 사례 있어?", thread)
+    lead = r["evidence"][0]["finding_id"]
+    r = agent.ask("그럼 다른 기관에서 비슷한 사례는?", thread)
+    found = [e["finding_id"] for e in r["evidence"]]
+    assert r["coverage"] == "full" and lead not in found  # the pattern of the case shown, the case itself left out
+    assert found[0] == f"{MOF}-F04"  # 영종도 항만재개발 부지 감정평가 검토 부실 (해양수산부)
+    r = agent.ask("국토부한테는 뭘 하라고 했어?", thread)
+    route = next(s for s in r["steps"] if s["node"] == "route")
+    assert f"refers to {MOF}-F04" in route["summary"]  # the case shown names 국토교통부장관 in its 조치할 사항
+    assert "국토교통부장관" in r["answer"]

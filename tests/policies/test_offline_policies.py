@@ -400,3 +400,12 @@ def test_a_bare_question_right_after_a_case_asks_about_it(router):
     assert d.track == "deep" and d.follow_up and d.ordinals == [1]
     assert router.route("고마워", history, retained).track == "chat"  # a remark stays chat
     assert router.route("Was any money recovered?", [], []).track == "chat"  # nothing shown: nothing to ask about
+
+
+def test_grading_keeps_to_the_findings_about_a_named_institution():
+    of_report = doc(1, "F1", inst="곡성군", text="곡성군은 산지복구비를 예치받지 않았다.")
+    own = doc(2, "F2", inst="곡성군의회", text="비공개합니다.")
+    for d, p, about in ((of_report, 0.99, 0.0), (own, 0.2, 1.0)):
+        d["finding_score"], d["signals"] = p, {"scoped": 1.0, "about": about}
+    grades = grader.grade("곡성군의회 관련해서 지적된 거 있어?", [of_report, own]).grades
+    assert [g.relevant for g in grades] == [False, True]  # only its report names 곡성군의회: not about it

@@ -10,7 +10,8 @@ finding's probability of answering the question (``finding_score``) and the feat
    question no finding mentions at all (``absent``), its hubness-corrected cosine (CSLS) and the
    question's language; below ``ANSWERABLE_MIN`` nothing is relevant and, after the capped
    rewrites, the turn abstains.
-2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``.
+2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``; when
+   the question names institutions, among the findings about them (``signals["about"]``) if any.
 
 Chunks without a finding score (the user pointed at a finding, or a report-level passage) keep
 the lexical/dense rule: key-term coverage or a very high dense cosine.
@@ -59,6 +60,8 @@ def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
 
 def grade(question: str, docs: list[Doc]) -> GradeBatch:
     scored = [d for d in docs if d.get("finding_score") is not None]
+    about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]
+    scored = about or scored  # a named institution's own findings, when it has any (the ranker's ``about``)
     best = max(scored, key=lambda d: d["finding_score"], default=None)
     answerable = answerable_probability(question, best) if best is not None else 0.0
     if best is not None and (best.get("signals") or {}).get("scoped"):
