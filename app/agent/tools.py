@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
-from app.policies.offline.intent import named_organisations
+from app.policies.offline.intent import named_organisations, question_kind
 from app.policies.offline.lexicon import squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
@@ -47,7 +47,8 @@ class AgentTools:
             hits = self.container.retriever.search(searched[0], k=depth, filters=sf)
         else:
             hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
-        ranked = self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf)
+        listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
+        ranked = self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf, listing)
         retrieved = {h.finding_id for h in hits}
         missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
         extra: dict[str, list[Evidence]] = {}

@@ -16,9 +16,12 @@ regression, L2); variants tried, top-1 accuracy on answerable dev questions, 5-f
 
 Each returned chunk carries ``finding_score`` (p) and ``signals`` (the features plus the
 question-level ``absent`` share and ``scoped``: the filters name an institution or report), which the offline grader uses to decide whether anything
-answers the question at all. When the filters name institutions, the findings that are about them
-(their responsible or action organisations; ``about`` = 1) come before those that only share a
-report with them: '곡성군의회 관련 지적' is not every finding of the report that lists 곡성군의회.
+answers the question at all. When the question asks for an institution's findings as such
+(``listing``), the findings about it (its responsible or action organisation; ``about`` = 1) come
+before those that only share a report with it: '곡성군의회 관련 지적' is not every finding of the
+report that lists 곡성군의회. With a problem pattern ('기재부에 … 예산안 편성에 쓰라고 한 건') the findings
+about it go first only when they match about as well as the best (``ABOUT_SHARE``): an unrelated
+전라남도 finding does not displace the 감정평가 case for '전라남도 감정평가 부실'.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ FEATURES = ("csls", "cos_title", "lex_title", "lex_body", "lex_full", "chunk_fus
 MAX_FINDINGS = 5
 """Findings whose chunks are returned (the grader keeps those that pass)."""
 CHUNKS_PER_FINDING = 3
+ABOUT_SHARE = 0.8
+"""A finding about a named institution goes first when it scores this share of the best finding
+(any score, when the question asks for the institution's findings as such)."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,9 @@ class FindingRanker:
     def __init__(self, index: FindingIndex, embedder: Embedder, model: LogisticModel = FINDING_MODEL) -> None:
         self.index, self.embedder, self.model = index, embedder, model
 
-    def rank(self, query: str, terms: set[str], hits: Sequence[Evidence], filters: SearchFilters) -> list[RankedFinding]:
-        """Every finding the filters allow, most probable first."""
+    def rank(self, query: str, terms: set[str], hits: Sequence[Evidence], filters: SearchFilters, listing: bool = False) -> list[RankedFinding]:
+        """Every finding the filters allow, most probable first; ``listing`` (the question asks for
+        what the institutions it names were found to have done): the findings about them first."""
         top = max((h.score for h in hits), default=1.0) or 1.0
         fused: dict[str, float] = {}
         dense: dict[str, float] = {}
@@ -96,9 +103,12 @@ class FindingRanker:
         out = []
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
-            about = 1.0 if not own or s.finding_id in own else 0.0  # about the named institution (or none named)
-            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "about": about}
+            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
+        best = max((r.probability for r in out), default=0.0)
+        for r in out:  # about the named institution, and a match for the question (or its findings are what is asked)
+            about = r.finding_id in own and (listing or r.probability >= ABOUT_SHARE * best)
+            r.signals["about"] = 1.0 if about or not own else 0.0
         return sorted(out, key=lambda r: (-r.signals["about"], -r.probability))
 
 

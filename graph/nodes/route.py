@@ -86,7 +86,7 @@ def build(services: GraphServices):
             "sql_intent": d.sql_intent,
             "filters": filters,
             "query": query,
-            "standalone": d.search_query if follow_up and restates(d, question, retained, state) else question,
+            "standalone": d.search_query if follow_up and (other_cases or restates(d, question, retained, state)) else question,
             "rewrites": [],
             "rewrite_count": 0,
             "regeneration_count": 0,

@@ -36,12 +36,13 @@ def test_catalog_finds_names_aliases_and_region_free_forms():
 
 
 def test_catalog_writes_short_forms_as_stored():
-    cat = Catalog.build([*CATALOG.names, "전라남도", "전라남도 곡성군"])
-    assert cat.find("전남도청한테 조치하라고 한 거") == ["전라남도"]  # a province by its usual short form
-    assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"] and "전남도" not in {f for f, n in cat.aliases.items() if "전라남도 곡성군" in n}
-    assert cat.find("광주·전남·전북 도시재생사업 감사") == []  # a region, not the provincial government
+    cat = Catalog.build([*CATALOG.names, "전라남도", "전라북도", "전라남도 곡성군"])
+    assert cat.find("전남도청한테 조치하라고 한 거") == ["전라남도"]  # a province by its government's office
+    assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"]
+    assert cat.find("광주·전남·전북 도시재생사업 감사") == [] and cat.find("전남 도로 공사") == []  # regions, not governments
     assert cat.canonical("전남도청한테 해수부가 뭐 했어") == "전라남도한테 해양수산부가 뭐 했어"
-    assert cat.canonical("부산광역시 해운대구 건, 해운대구 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
+    assert cat.canonical("부산광역시 해운대구 건, 해운대구청 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
+    assert cat.canonical("해운대구청년 일자리, 전북 도시재생") == "해운대구청년 일자리, 전북 도시재생"  # not inside other words
 
 
 def test_catalog_finds_english_names_and_romanised_local_governments():
@@ -376,6 +377,8 @@ def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):
     d = router.route("2번 지적사항과 비슷한 다른 기관 사례는?", history, retained)
     assert d.other_cases and d.ordinals == [2] and d.search_query == "용역계약 부당 체결"
     assert not router.route("2번 지적사항의 조치할 사항은?", history, retained).other_cases
+    d = router.route("용역 쪽으로 비슷한 다른 사례는?", history, retained)
+    assert d.other_cases and d.search_query == "부실한 감정평가로 영업손실 과다 보상 용역"  # its one word of its own kept
     d = router.route("용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거", history, retained)
     assert not d.other_cases and d.pivot  # a pattern of its own: a new search
 

@@ -30,16 +30,16 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "한국토지주택공사": ("LH", "토지주택공사"),
     "국가정보자원관리원": ("국정자원",),
 }
-# Provinces as auditors write their governments ('전남도청', '경북도에'), the province itself only (not
-# '전라남도 곡성군'). Not the bare two syllables: '광주·전남·전북 도시재생' names a region, a report's scope.
+# Provinces by their government's office as auditors write it ('전남도청'), the province itself only
+# (not '전라남도 곡성군'). Not '전남' or '전남도': squashed, '광주·전남·전북 도시재생' and '전남 도로' contain them.
 PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {
-    "전라남도": ("전남도",),
-    "전라북도": ("전북도",),
-    "전북특별자치도": ("전북도",),
-    "충청남도": ("충남도",),
-    "충청북도": ("충북도",),
-    "경상남도": ("경남도",),
-    "경상북도": ("경북도",),
+    "전라남도": ("전남도청",),
+    "전라북도": ("전북도청",),
+    "전북특별자치도": ("전북도청",),
+    "충청남도": ("충남도청",),
+    "충청북도": ("충북도청",),
+    "경상남도": ("경남도청",),
+    "경상북도": ("경북도청",),
 }
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
@@ -110,17 +110,31 @@ class Catalog:
 
     @cached_property
     def _named(self) -> tuple[dict[str, str], re.Pattern[str] | None]:
-        """Forms that name one institution (full names too, so they match whole), and their pattern
-        (a local government's office too: '전남도청', '해운대구청')."""
+        """Forms that name one institution (full names too, so they match whole) and their pattern:
+        a whole word (a particle may follow), a local government's office too ('해운대구청에');
+        short forms as written, long ones with any spacing ('부산광역시 해운대구')."""
         named = {form: next(iter(names)) for form, names in self.aliases.items() if len(names) == 1}
-        forms = (r"\s*".join(map(re.escape, f)) + ("(?:청)?" if f[-1] in "도시군구" else "") for f in sorted(named, key=len, reverse=True))
-        return named, re.compile("|".join(forms)) if named else None
+        if not named:
+            return named, None
+        forms = (
+            (r"\s*".join(map(re.escape, f)) if len(f) >= 5 else re.escape(f)) + ("(?:청)?" if f[-1] in "도시군구" else "")
+            for f in sorted(named, key=len, reverse=True)
+        )
+        return named, re.compile(f"(?:{'|'.join(forms)})(?=$|[^가-힣]|[은는이가을를의에와과도한께만랑])")
 
     def canonical(self, text: str) -> str:
         """The text with the held institutions it names by a short form written as stored
-        ('전남도청한테' -> '전라남도한테', '해수부' -> '해양수산부'); one pass, longest forms first."""
+        ('전남도청한테' -> '전라남도한테', '해수부' -> '해양수산부'); one pass, longest forms first;
+        not inside a longer word ('해운대구청년' stays)."""
         named, rule = self._named
-        return rule.sub(lambda m: named.get(squash(m.group(0)).removesuffix("청"), m.group(0)), text) if rule else text
+        if rule is None:
+            return text
+
+        def stored(m: re.Match[str]) -> str:
+            form = squash(m.group(0))
+            return named.get(form) or named.get(form.removesuffix("청")) or m.group(0)
+
+        return rule.sub(stored, text)
 
     def find_english(self, text: str) -> list[str]:
         """Canonical names an English text names: by official English name or acronym

@@ -111,8 +111,8 @@ _OTHER_CASES = re.compile(
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
     re.I,
 )
-_LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 similar other another like".split())
-"""Words that ask for more cases like one shown, not for a pattern of their own."""
+_LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 기관 지자체 부처 곳 similar other another like institution institutions agency agencies".split())
+"""Words that ask for more cases like one shown (elsewhere), not for a pattern of their own."""
 STRONG_MATCH = 0.4
 """A finding matches a question clearly when the finding ranker gives it at least this probability."""
 SHOWN_SHARE = 0.8
@@ -220,15 +220,17 @@ class OfflineRouter:
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
             follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
-        other_cases = follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(self._content(q)) <= 1
-        if other_cases:  # '그럼 다른 기관에서 비슷한 사례는?', '1번 지적사항과 비슷한 다른 기관 사례는?'
-            query = self._shown_pattern(ords, retained)
+        content = self._content(q)
+        other_cases = follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(content) <= 1
+        shown = self._shown_pattern(ords, retained) if other_cases else ""
+        if shown:  # '그럼 다른 기관에서 비슷한 사례는?', '1번 지적사항과 비슷한 다른 기관 사례는?', '용역 쪽 비슷한 사례는?'
+            query = " ".join([shown, *sorted(content)])
             why += "; asks for other cases like the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
-            _CASE_REF.search(q) or len(self._content(q)) <= 1
+            _CASE_REF.search(q) or len(content) <= 1
         ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
-        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(self._content(q)) <= 1:
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
         return RouteDecision(
             reasoning=why,
@@ -243,7 +245,7 @@ class OfflineRouter:
             year_to=y1,
             dispositions=disp,
             search_query=query,
-            other_cases=other_cases,
+            other_cases=bool(shown),
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -340,7 +342,7 @@ class OfflineRouter:
     def _naming(self, q: str, institutions: list[str], retained: list[Doc]) -> list[int]:
         """The position (1-based, as the user saw them) of the first shown finding that is about
         one of ``institutions``: its own institution, or named in its text ('국토교통부장관은 …
-        하시기 바랍니다'); not merely one of its report's institutions. None when no shown finding is."""
+        하시기 바랍니다'); not merely one of its report's institutions. Empty when no shown finding is."""
         order = list(dict.fromkeys(d["finding_id"] for d in retained if d.get("finding_id")))
         for n, finding in enumerate(order, start=1):
             docs = [d for d in retained if d.get("finding_id") == finding]
