@@ -12,9 +12,9 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.slow
 
 FLOORS = {
-    "top1": 0.92,
-    "any_gold": 0.92,
-    "citation_precision": 0.90,
+    "top1": 0.91,
+    "any_gold": 0.91,
+    "citation_precision": 0.89,
     "nuggets": 0.41,  # paraphrase credit at the calibrated cosine 0.96 (it was a 0.90 placeholder)
     "groundedness": 0.99,
     "next_steps_evidence": 0.95,
