@@ -331,11 +331,7 @@ class OfflineRouter:
     def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
         """The problem pattern of the shown case the question points at (by ordinal, else the one
         the answer led with): its finding title."""
-        titles: dict[str, str] = {}
-        for d in retained:
-            if d.get("finding_id"):
-                titles.setdefault(d["finding_id"], d.get("finding_title") or "")
-        shown = list(titles.values())
+        shown = [docs[0].get("finding_title") or "" for docs in _shown_cases(retained)]
         picked = [shown[n - 1] for n in ords if 0 < n <= len(shown)] or shown[:1]
         return " ".join(t for t in picked if t)
 
@@ -343,9 +339,7 @@ class OfflineRouter:
         """The position (1-based, as the user saw them) of the first shown finding that is about
         one of ``institutions``: its own institution, or named in its text ('국토교통부장관은 …
         하시기 바랍니다'); not merely one of its report's institutions. Empty when no shown finding is."""
-        order = list(dict.fromkeys(d["finding_id"] for d in retained if d.get("finding_id")))
-        for n, finding in enumerate(order, start=1):
-            docs = [d for d in retained if d.get("finding_id") == finding]
+        for n, docs in enumerate(_shown_cases(retained), start=1):
             own = squash(" ".join([d.get("text", "") for d in docs] + list((docs[0].get("institutions") or [])[:1])))
             if self._mentioned(q, institutions, own):
                 return [n]
@@ -361,6 +355,15 @@ class OfflineRouter:
             for form, names in self.catalog.aliases.items()
             if (form in asked and len(form) >= 2) or (names & set(institutions) and len(form) >= 3)
         )
+
+
+def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
+    """The retained passages grouped by finding, in the order the user saw the findings."""
+    cases: dict[str, list[Doc]] = {}
+    for d in retained:
+        if d.get("finding_id"):
+            cases.setdefault(d["finding_id"], []).append(d)
+    return list(cases.values())
 
 
 def _seen(docs: list[Doc]) -> str:
