@@ -403,6 +403,21 @@ def test_a_bare_question_right_after_a_case_asks_about_it(router):
     assert d.track == "deep" and d.follow_up and d.ordinals == [1]
     assert router.route("고마워", history, retained).track == "chat"  # a remark stays chat
     assert router.route("Was any money recovered?", [], []).track == "chat"  # nothing shown: nothing to ask about
+    for small_talk in ("What time is it?", "How are you?", "What's the weather like?", "오늘 날씨 어때?"):
+        assert router.route(small_talk, history, retained).track == "chat", small_talk  # asks, but not about the case
+    assert router.route("Were weather warnings ignored?", history, retained).track == "deep"  # the reports' 기상특보
+
+
+def test_english_function_words_of_glossary_phrases_are_not_domain_terms():
+    terms = GLOSSARY.all_terms()
+    assert "it" not in terms and "system" in terms  # 'IT system': a question about 'it' names no topic
+
+
+def test_a_list_refined_after_a_lookup_is_not_an_other_cases_search(router):
+    retained = [doc(1, "F1", inst="한국토지주택공사", text="입찰 참가자격을 중소기업으로 제한하였다.")]
+    history = [Turn("2023년 징계 처분 건 목록", "…", "fast")]
+    d = router.route("그럼 다른 기관에서 비슷한 사례는?", history, retained)
+    assert d.track == "fast" and d.refines_previous and not d.other_cases  # the lookup, refined; no case excluded
 
 
 def test_grading_keeps_to_the_findings_about_a_named_institution():

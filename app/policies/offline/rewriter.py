@@ -105,7 +105,7 @@ class Glossary:
             if term in self._english_only:
                 continue
             for form in (term, *syns):
-                out.update(m for m in morphemes(form) if len(m) > 1)
+                out.update(m for m in morphemes(form) if len(m) > 1 and m not in FUNCTION_WORDS)  # 'IT system': not 'it'
         return out
 
 

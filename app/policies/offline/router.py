@@ -85,6 +85,12 @@ _NEW_TOPIC = re.compile(
 _ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제|왜|어디|몇|^(?:what|who|whom|how|which|when|where|why|was|were|did|does|do|is|are|has|had|can)\b", re.I)
 """A question, as opposed to a remark ('고마워', 'ok')."""
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
+_SMALL_TALK = re.compile(
+    r"how are you|how's it going|what's up|\byou (doing|like)\b|(what's|how's|how is|what is) the weather|weather (like|today)|what time|what day is|\bjoke|\blunch\b|\bdinner\b"
+    r"|날씨|몇\s*시야|몇\s*시지|점심|저녁 (뭐|메뉴)|기분 (어때|좋)|심심|농담|잘\s*지내",
+    re.I,
+)
+"""Small talk that asks something ('What time is it?'): chat, even right after a case was shown."""
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _RELAX_PERIOD = re.compile(
@@ -185,7 +191,9 @@ class OfflineRouter:
             track, why = "report", "asks for a document draft"
         elif previous == "report" and _EDIT.search(q):
             track, why = "report", "edits the draft"
-        elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))):
+        elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))) or (
+            _SMALL_TALK.search(q) and not (institutions or disp)
+        ):
             track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
@@ -221,7 +229,7 @@ class OfflineRouter:
         else:
             follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
-        other_cases = follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(content) <= 1
+        other_cases = track == "deep" and follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(content) <= 1
         shown = self._shown_pattern(ords, retained) if other_cases else ""
         if shown:  # '그럼 다른 기관에서 비슷한 사례는?', '1번 지적사항과 비슷한 다른 기관 사례는?', '용역 쪽 비슷한 사례는?'
             query = " ".join([shown, *sorted(content)])
