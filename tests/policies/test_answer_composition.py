@@ -231,7 +231,26 @@ def test_the_first_findings_demands_are_shown_whole_with_their_disposition():
     docs[2] = {**docs[2], "text": "감사원은 다음과 같이 조치할 사항을 정한다.\n가람시장은\n" + demand + "\n" + ACTIONS.split("\n", 1)[1]}
     assert len(demand) > quotes.MAX_CHARS  # the plain quote would cut it before the demand
     for question in ("어떤 조치를 요구했어?", "물품 구매 부적정 사례 있어?"):
-        lines = [s.text for s in analyst.analyze_documents(question, docs, "").sentences if "조치할 사항:" in s.text]
+        lines = [s.text for s in analyst.analyze_documents(question, docs, "").sentences if "- 조치할 사항" in s.text]
         assert any("회수하는 방안을 마련하시기 바랍니다.(통보)" in t for t in lines), question
+        assert lines[0].startswith("   - 조치할 사항(가람시장): ")  # whom the block is addressed to, once
         assert any("② 관련자에게는 주의를 촉구하시기 바랍니다.(주의)" in t for t in lines), question
         assert not any("감사원은 다음과 같이" in t for t in lines), question  # the preface is no demand
+
+
+def test_demands_say_whom_they_are_addressed_to_and_the_one_asked_about_comes_first():
+    actions = ("병무청장은\n① 실태조사 방법을 개선하는 방안을 마련하고\n② 관련 업무를 철저히 하시기 바랍니다.(주의)\n"
+               "보건복지부장관은\n① 공중보건의사제도 운영지침을 개정하는 방안을 마련하며\n② 관련 업무를 철저히 하시기 바랍니다.(통보)")
+    docs = _finding_docs()
+    docs[2] = {**docs[2], "text": actions}
+    answer = analyst.analyze_documents("복지부한테 지침 개정하라고 한 건 뭐였어?", docs, "")
+    lead, lines = answer.sentences[0].text, [s.text for s in answer.sentences if "- 조치할 사항" in s.text]
+    assert "감사원은 보건복지부장관에게" in lead and "병무청장" not in lead
+    assert lines[0].startswith("   - 조치할 사항(보건복지부장관): \"① 공중보건의사제도 운영지침을 개정")
+    assert any(t.startswith("   - 조치할 사항(병무청장): ") for t in lines[2:])  # the other block after it, labelled
+    assert not any("보건복지부장관은" in t for t in lines)  # a demand ends where the next block begins
+    plain = analyst.analyze_documents("어떤 조치를 요구했어?", docs, "")
+    assert "병무청장, 보건복지부장관에게" in plain.sentences[0].text  # nobody named: every addressee, in order
+    for s in answer.sentences:
+        for n in s.citations:
+            assert not s.quote or squash(s.quote) in squash(docs[n - 1]["text"]) or s.quote == docs[n - 1].get("finding_title")

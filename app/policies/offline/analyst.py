@@ -16,6 +16,7 @@ The fast track's SQL answer is ``analyze_sql``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,16 +91,46 @@ def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool =
     return [(n, q) for _, _, n, q in sorted(picked, key=lambda c: -c[1])]
 
 
-def demand_quotes(case: Case) -> list[tuple[int, quotes.Quote]]:
+def demand_quotes(case: Case, question: str = "") -> list[tuple[int, quotes.Quote, str | None]]:
     """The finding's 조치할 사항 item by item (who must do what, and its disposition), each cut
-    only past ``DEMAND_CHARS``, in order until ``DEMANDS_BUDGET`` characters are shown."""
-    items, used = [], 0
+    only past ``DEMAND_CHARS``, with whom it is addressed to: the items addressed to an
+    institution the question names first ('보건복지부한테 뭘 하라고 했어?'), then in order, until
+    ``DEMANDS_BUDGET`` characters are shown."""
+    found, who = [], None
     for n, d in case.section("actions"):
-        for q in quotes.sentences(d["text"], DEMAND_CHARS):
-            if quotes.is_demand(q.text) and (not items or used + len(q.text) <= DEMANDS_BUDGET):
-                items.append((n, q))
-                used += len(q.text)
+        for w, q in quotes.demands(d["text"], DEMAND_CHARS):
+            who = w or who  # a chunk that opens mid-block continues the last one's addressee
+            if quotes.is_demand(q.text):
+                found.append((n, q, who))
+    found.sort(key=lambda item: not addressed_in(item[2], question))
+    items, used = [], 0
+    for n, q, w in found:
+        if not items or used + len(q.text) <= DEMANDS_BUDGET:
+            items.append((n, q, w))
+            used += len(q.text)
     return items
+
+
+_TITLE = re.compile(r"\s*(?:장관|청장|처장|군수|시장|지사|교육감|원장|사장|이사장|총장|위원장|회장|본부장|단장|소장|의장|장)$")
+
+
+def addressed_in(who: str | None, question: str) -> bool:
+    """Whether the question names the addressee's institution ('보건복지부장관' by '보건복지부' or
+    '복지부', '병무청장' by '병무청')."""
+    if not who or not question:
+        return False
+    q = squash(question)
+    for part in re.split(r"\s*(?:과|와|및)\s+", who):
+        org = squash(_TITLE.sub("", part))
+        if part.endswith("청장"):
+            org += "청"
+        if len(org) >= 2 and (org in q or (len(org) >= 4 and org[-3:] in q)):
+            return True
+    return False
+
+
+def addressees(items: list[tuple[int, quotes.Quote, str | None]]) -> list[str]:
+    return list(dict.fromkeys(w for _, _, w in items if w))
 
 
 WHOLE = 0
@@ -114,14 +145,19 @@ nuggets of the first gold finding stated by its quoted evidence (dev): 0.33 befo
 all: 0.45 / 0.47 (the evidence's median length 450 -> 564 characters)."""
 
 
-def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str) -> list[AnswerSentence]:
+def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, question: str = "") -> list[AnswerSentence]:
     out, seen = [], set()
     for kind, k, first in kinds:
-        picked = (demand_quotes(case) if k == WHOLE else []) or section_quotes(case, kind, terms, k or 2, first)
-        for n, q in picked:
+        label = section_label(kind, lang)
+        picked = (demand_quotes(case, question) if k == WHOLE else []) or [
+            (n, q, None) for n, q in section_quotes(case, kind, terms, k or 2, first)
+        ]
+        last = None
+        for n, q, who in picked:
             if quotes.fold(q.text) not in seen:  # overlapping chunks hold the same sentence
                 seen.add(quotes.fold(q.text))
-                out.append(quote_line(section_label(kind, lang), n, q))
+                out.append(quote_line(f"{label}({who})" if who and who != last else label, n, q))
+                last = who or last
     if not out:  # a finding whose sections were not loaded: its searched passage
         n, d = case.head
         for q in quotes.best(terms, d["text"], 1):
@@ -129,7 +165,7 @@ def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], l
     return out
 
 
-def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]]) -> list[AnswerSentence]:
+def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]], question: str = "") -> list[AnswerSentence]:
     top_n, top = found[0].head
     cites = [c.head[0] for c in found]
     marks = "".join(f"[{n}]" for n in cites[:3])
@@ -147,8 +183,19 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
                                       citations=[top_n], quote=top.get("finding_title") or ""))
         return out
     if kind == "actions":
-        return [AnswerSentence(text=(f"{title} 건에서 감사원이 요구한 조치는 아래 '조치할 사항'과 같습니다 [{top_n}]." if ko
-                                     else f"In {title}, the auditors demanded the actions quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
+        items = demand_quotes(found[0], question)
+        asked = [w for w in addressees(items) if addressed_in(w, question)]
+        whom = asked or addressees(items)
+        at = sorted({n for n, _, w in items if w in whom}) or [top_n]
+        marks = "".join(f"[{n}]" for n in at)
+        if whom and ko:
+            text = f"{title} 건에서 감사원은 {', '.join(whom)}에게 아래 '조치할 사항'을 요구했습니다 {marks}."
+        elif whom:
+            text = f"In {title}, the auditors demanded the actions quoted below of {', '.join(whom)} {marks}."
+        else:
+            text = (f"{title} 건에서 감사원이 요구한 조치는 아래 '조치할 사항'과 같습니다 {marks}." if ko
+                    else f"In {title}, the auditors demanded the actions quoted below {marks}.")
+        return [AnswerSentence(text=text, citations=at, quote=top.get("finding_title") or "")]
     if kind == "legal_basis":
         refs: list[tuple[str, int]] = []
         seen: set[str] = set()
@@ -211,7 +258,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
     terms = key_terms(question)
     found = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
     found = found[:MAX_CARDS]
-    sentences = _lead(kind, found, terms, lang, sop or [])
+    sentences = _lead(kind, found, terms, lang, sop or [], question)
     if kind == "legal_basis":
         for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
             sentences.append(quote_line(section_label("criteria", lang), n, q))
@@ -219,7 +266,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
         sentences.append(card(rank, case, lang))
         if rank <= QUOTED_FINDINGS:
             plan = EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1 else EVIDENCE_OTHERS
-            sentences.extend(s for s in _evidence(case, plan, terms, lang) if s.text not in {x.text for x in sentences})
+            sentences.extend(s for s in _evidence(case, plan, terms, lang, question) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
     return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,

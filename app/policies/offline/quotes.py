@@ -131,7 +131,7 @@ def sentences(text: str, max_chars: int = MAX_CHARS) -> list[Quote]:
     return out
 
 
-_DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|[(\[](?:" + "|".join(DISPOSITIONS) + r")[^)\]]{0,10}[)\]]+\s*$")
+_DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|바랍니다\.?$|[(\[](?:" + "|".join(DISPOSITIONS) + r")[^)\]]{0,10}[)\]]+\s*$")
 _ROUTINE = re.compile(r"관련자.{0,20}(?:주의를\s*촉구|징계처분)|관련\s*업무를\s*철저히\s*하시기")
 """The closing formula every 조치할 사항 has; it says less than the specific demand."""
 _FOOTNOTE_INSIDE = re.compile(r"(?<=\s)\d{1,3}\)\s")
@@ -141,6 +141,29 @@ _ASIDE = re.compile(r"^(?:[①-⑳]\s*|\(\d{1,2}\)\s*|\d{1,2}\)\s*)?(?:관련자
 
 
 _ITEM_MARK = re.compile(r"^[①-⑳]")
+
+
+ADDRESSEE = re.compile(
+    r"(?m)^[ \t]*([가-힣A-Za-z·]{1,20}(?:\s[가-힣A-Za-z·]{1,20}){0,2}?"
+    r"(?:장관|청장|처장|군수|시장|지사|교육감|원장|사장|이사장|총장|위원장|회장|본부장|단장|소장|의장|장))(?:은|는)(?=[\s(]|$)"
+)
+"""Whom a block of 조치할 사항 is addressed to, opening a line: '보건복지부장관은', '한국토지주택공사
+사장은', '곡성군수는 (‘2항’과 관련하여) …'. Over the 69 findings of the shared reports it finds
+every addressee line and nothing else (a 조치할 사항 opens with one, and each next one follows a
+demand's end)."""
+
+
+def demands(text: str, max_chars: int = MAX_CHARS) -> list[tuple[str | None, Quote]]:
+    """A 조치할 사항 chunk's sentences, each with whom it is addressed to (None before the chunk's
+    first addressee). An item ends where the next addressee begins, so '…바랍니다.(주의)
+    보건복지부장관은' is quoted without the next block's addressee."""
+    marks = [(m.start(1), m.group(1)) for m in ADDRESSEE.finditer(text)]
+    bounds = sorted({0, len(text), *(p for p, _ in marks)})
+    out: list[tuple[str | None, Quote]] = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        who = next((name for p, name in reversed(marks) if p <= a), None)
+        out.extend((who, Quote(q.text, q.start + a, q.end + a)) for q in sentences(text[a:b], max_chars))
+    return out
 
 
 def is_demand(text: str) -> bool:
