@@ -23,8 +23,9 @@ class RouteDecision(BaseModel):
     search_query: str = Field("", description="The message as a standalone search query (references resolved, filler dropped).")
     other_cases: bool = Field(
         False,
-        description="A follow-up asking for other cases like those shown ('비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례'): "
-        "the shown case (the one the ordinals name, else the first) is the pattern to search and is left out of the results.",
+        description="The message asks for other cases than the one shown (the one the ordinals name, else the first), which is "
+        "left out of the results: cases like it ('비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례': search_query is then its "
+        "problem pattern) or of a pattern the message names ('감정평가 관련해서 다른 사례는?': a pivot that still leaves it out).",
     )
 
 

@@ -58,9 +58,10 @@ def build(services: GraphServices):
         if pivot:
             retained = []
         order = finding_order(retained)
-        pointed = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)] if follow_up else []
-        other_cases = follow_up and d.other_cases and bool(order)  # the case pointed at (else the first) is the pattern, not the answer
-        references = [] if other_cases else pointed
+        shown = finding_order(earlier) if pivot else order
+        pointed = [shown[n - 1] for n in d.ordinals if 0 < n <= len(shown)] if follow_up or pivot else []
+        other_cases = d.other_cases and (follow_up or pivot) and bool(shown)  # the case pointed at (else the first) is not the answer
+        references = [] if other_cases or not follow_up else pointed
         filters = {
             k: v
             for k, v in {
@@ -68,7 +69,7 @@ def build(services: GraphServices):
                 "year_from": d.year_from,
                 "year_to": d.year_to,
                 "dispositions": d.dispositions,
-                "exclude_finding_ids": (pointed or order[:1]) if other_cases else [],
+                "exclude_finding_ids": (pointed or shown[:1]) if other_cases else [],
             }.items()
             if v
         }

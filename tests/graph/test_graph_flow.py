@@ -197,6 +197,11 @@ def test_other_cases_like_a_shown_one_leave_that_one_out():
     pol.ordinals = []
     run(svc, "비슷한 사례 또 있어?", graph=g)
     assert svc.searches[-1][1]["exclude_finding_ids"] == [state["retained_documents"][0]["finding_id"]]  # else the one led with
+    led = state["retained_documents"][0]["finding_id"]
+    pol.follow_up, pol.pivot = False, True
+    state, _ = run(svc, "계약 관련해서 다른 사례는? 수의계약 쪼갠 거", graph=g)
+    assert state["pivot"] and svc.searches[-1][1]["exclude_finding_ids"] == [led]  # a new pattern, still not the case just shown
+    assert svc.searches[-1][0] == "계약 관련해서 다른 사례는? 수의계약 쪼갠 거"  # searched as asked
 
 
 def test_fast_follow_up_answers_from_the_loaded_finding():

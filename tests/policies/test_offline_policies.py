@@ -68,6 +68,14 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("Did the County discipline him? Which Agency handled it?") == []  # question words are no name
 
 
+def test_short_agency_names_are_organisations_but_not_places_money_went():
+    from app.policies.offline.intent import named_organisations
+
+    assert named_organisations("관세청 감사 결과도 있어?") == ["관세청"] and named_organisations("여가부는?") == ["여가부"]
+    assert named_organisations("재요청 했어?") == [] and named_organisations("보조금 사용처는?") == []
+    assert sorted(Catalog.build(["해양경찰청", "부산지방항공청"]).find("해경청이랑 부산항공청 건")) == ["부산지방항공청", "해양경찰청"]
+
+
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
     from app.policies.offline.fields import dispositions
 
@@ -379,8 +387,10 @@ def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):
     assert not router.route("2번 지적사항의 조치할 사항은?", history, retained).other_cases
     d = router.route("용역 쪽으로 비슷한 다른 사례는?", history, retained)
     assert d.other_cases and d.search_query == "부실한 감정평가로 영업손실 과다 보상 용역"  # its one word of its own kept
-    d = router.route("용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거", history, retained)
-    assert not d.other_cases and d.pivot  # a pattern of its own: a new search
+    q = "용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거"
+    d = router.route(q, history, retained)
+    assert d.other_cases and d.pivot and d.search_query == q  # a pattern of its own: a new search, still other than the case shown
+    assert not router.route("같은 감사에서 다른 지적은?", history, retained).other_cases  # the same report's others: its own rule
 
 
 def test_a_short_form_of_an_institution_is_answered_by_its_findings(router):
@@ -427,3 +437,23 @@ def test_grading_keeps_to_the_findings_about_a_named_institution():
         d["finding_score"], d["signals"] = p, {"scoped": 1.0, "about": about}
     grades = grader.grade("곡성군의회 관련해서 지적된 거 있어?", [of_report, own]).grades
     assert [g.relevant for g in grades] == [False, True]  # only its report names 곡성군의회: not about it
+
+
+def test_continuity_of_periods_organisations_and_what_is_asked_of_a_case(router):
+    retained = [doc(1, "F1", inst="문화체육관광부", text="관광기금 융자 심사를 소홀히 하였다.")]
+    history = [Turn("문체부 관광기금 융자 문제", "…", "deep")]
+    cat = Catalog.build([*CATALOG.names])
+    r = OfflineRouter(router.embedder, cat, GLOSSARY.all_terms())
+    assert r.route("2022년 문체부 감사에선 뭐 나왔었지", history, retained).pivot  # another period, the same institution
+    assert r.route("2022년 문체부 감사에서도 비슷한 거 나왔었어?", history, retained).follow_up  # like what was shown
+    assert r.route("관세청 감사 결과도 있어?", history, retained).pivot  # an organisation the reports do not hold
+    d = r.route("처분 수위랑 고발 여부", history, retained)
+    assert d.follow_up and d.ordinals == [1]  # dispositions asked of the case shown
+
+
+def test_a_follow_up_that_matches_a_shown_case_points_at_it(router):
+    retained = [doc(1, "F1", text="터미널 혁신지구 사업을 지방의회 의결 없이 추진하였다."), doc(2, "F2", text="조례를 위반하여 보조금을 지급하였다.")]
+    ranking = {"지방의회 의결 안 받은 거 근거 조항은": [("F9", "r9", 0.30), ("F1", "r1", 0.28), ("F2", "r1", 0.05)]}
+    r = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
+    d = r.route("지방의회 의결 안 받은 거 근거 조항은", [Turn("고창군 터미널 혁신지구 사업 문제 요약", "…", "deep")], retained)
+    assert d.follow_up and d.ordinals == [1]  # the shown case it matches nearly as well as anything: not a new search

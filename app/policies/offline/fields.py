@@ -29,6 +29,10 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "농림축산식품부": ("농식품부",),
     "한국토지주택공사": ("LH", "토지주택공사"),
     "국가정보자원관리원": ("국정자원",),
+    "해양경찰청": ("해경청", "해경"),
+    "농촌진흥청": ("농진청",),
+    "부산지방항공청": ("부산항공청",),
+    "서울지방항공청": ("서울항공청",),
 }
 # Provinces by their government's office as auditors write it ('전남도청'), the province itself only
 # (not '전라남도 곡성군'). Not '전남' or '전남도': squashed, '광주·전남·전북 도시재생' and '전남 도로' contain them.

@@ -106,6 +106,14 @@ def understand(text: str) -> Intent:
     return Intent(question_kind(text), facets(text), pattern(text))
 
 
+def _short_organisation(name: str) -> bool:
+    """A name of three syllables is an organisation when Kiwi tags it a proper noun, or reads a
+    ...청 or ...부 as one noun ('관세청', '여가부'; not '재요청'; ...처 is too often a place money
+    goes: '사용처')."""
+    tokens = get_kiwi().tokenize(name)
+    return any(t.tag == "NNP" for t in tokens) or (name[-1] in "청부" and len(tokens) == 1 and tokens[0].tag == "NNG")
+
+
 def named_organisations(text: str) -> list[str]:
     """Organisation-like names in the question (…시, …군, …부, …공사, …위원회), generic words
     such as 지자체 or 관계기관 excluded, Kiwi's proper-noun tags confirming the shorter ones;
@@ -115,7 +123,7 @@ def named_organisations(text: str) -> list[str]:
         name = m.group(1)
         if name in _GENERIC_ORGS or any(name.endswith(g) and len(name) - len(g) < 2 for g in ("기관", "부처")):
             continue
-        if len(name) <= 3 and not any(t.tag == "NNP" for t in get_kiwi().tokenize(name)):
+        if len(name) <= 3 and not _short_organisation(name):
             continue
         if name not in out:
             out.append(name)

@@ -34,7 +34,9 @@ class Glossary:
         for term, synonyms in self.rows.items():
             for form in (term, *synonyms):
                 if form.isascii():  # English: whole words only ('app' is not in 'approved'), plurals too
-                    words = r"[\s-]*".join(re.escape(w) for w in form.lower().split())
+                    parts = form.lower().split()  # a phrase of three words or more may have one more word inside
+                    gap = r"[\s-]*" if len(parts) < 3 else r"(?:[\s-]+[a-z]+)?[\s-]*"  # 'local tax (revenue) system'
+                    words = gap.join(re.escape(w) for w in parts)
                     self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?:s|es)?(?![a-z])"), term)
                 else:
                     self._forms.setdefault(squash(form.lower()), term)

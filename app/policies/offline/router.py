@@ -110,13 +110,17 @@ _YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\
 _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
 
 _SAME_REPORT = re.compile(
-    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)", re.I
+    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)"
+    r"|(?:^|\s)(?:그|이|해당)\s+\S{1,10}\s*(?:\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은'
+    re.I,
 )
 _OTHER_CASES = re.compile(
-    r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
+    r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
     re.I,
 )
+_ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
+"""What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
 _LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 기관 지자체 부처 곳 similar other another like institution institutions agency agencies".split())
 """Words that ask for more cases like one shown (elsewhere), not for a pattern of their own."""
 STRONG_MATCH = 0.4
@@ -211,7 +215,7 @@ class OfflineRouter:
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
-        restated = False
+        restated, matched = False, None
         if history and track != "report" and not sql_intent and (relax_period or relax_org) and not institutions and y0 is None:
             track, restated = "deep", True
             query, institutions, (y0, y1) = self._relaxed(history[-1].question, q, relax_period, relax_org)
@@ -227,19 +231,26 @@ class OfflineRouter:
                 y0, y1 = last_years
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
-            follow_up, pivot = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
+            follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
-        other_cases = track == "deep" and follow_up and not restated and bool(retained) and bool(_OTHER_CASES.search(q)) and len(content) <= 1
-        shown = self._shown_pattern(ords, retained) if other_cases else ""
-        if shown:  # '그럼 다른 기관에서 비슷한 사례는?', '1번 지적사항과 비슷한 다른 기관 사례는?', '용역 쪽 비슷한 사례는?'
+        # other cases than the one shown, which the search leaves out: like it ('그럼 다른 기관에서 비슷한 사례는?',
+        # '용역 쪽 비슷한 사례는?': its pattern searched) or of a pattern of their own ('감정평가 관련해서 다른 사례는?')
+        other_cases = (follow_up or pivot) and track == "deep" and not restated and bool(retained) and bool(
+            _OTHER_CASES.search(q)) and not _SAME_REPORT.search(q)
+        shown = self._shown_pattern(ords, retained) if other_cases and follow_up and len(content) <= 1 else ""
+        if shown:
             query = " ".join([shown, *sorted(content)])
             why += "; asks for other cases like the one shown"
+        elif other_cases:
+            why += "; asks for other cases than the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(content) <= 1
         ):
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
-        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1:
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
+        elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent:
+            ords = [matched]  # '지방의회 의결 안 받은 거 근거 조항은': the shown case it matches about as well as anything
         return RouteDecision(
             reasoning=why,
             track=track,
@@ -253,7 +264,7 @@ class OfflineRouter:
             year_to=y1,
             dispositions=disp,
             search_query=query,
-            other_cases=bool(shown),
+            other_cases=bool(shown) or (other_cases and self._shown_pattern(ords, retained) != ""),
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -274,8 +285,10 @@ class OfflineRouter:
     def _continuity(
         self, q: str, track: str, institutions: list[str], ords: list[int], anaphora: bool, history: list[Turn],
         retained: list[Doc], y0: int | None = None, y1: int | None = None,
-    ) -> tuple[bool, bool]:
-        """(follow_up, pivot). Only meaningful when documents are retained from earlier turns.
+    ) -> tuple[bool, bool, int | None]:
+        """(follow_up, pivot, matched). Only meaningful when documents are retained from earlier
+        turns. ``matched`` is the position (1-based, as shown) of the shown finding a follow-up
+        matches, when that match is why it follows.
 
         A reference ('그 건', '이 직원', 'same audit') follows; a new organisation, institution or
         period pivots. Otherwise the question's own content decides: with at most one content
@@ -286,24 +299,25 @@ class OfflineRouter:
         finding not shown matches it clearly, and otherwise follows when its words come from what
         was shown."""
         if not retained or track == "chat":
-            return False, False
+            return False, False, None
         if _NEW_TOPIC.search(q):
-            return False, True
+            return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
-            return True, False
+            return True, False, None
         seen = _seen(retained)
         if self._new_organisation(q, seen):
-            return False, True  # '태권도진흥재단 감사 결과는 있어?'
+            return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         content = self._content(q)
+        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not _OTHER_CASES.search(q):
+            return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
+            # ('2020년 담양군 감사에서도 비슷한 거 나왔었어?' asks about what was shown: below)
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
-                return False, True
+                return False, True, None
             if len(content) <= 1:  # '담양군은 뭐 하라고 했어'
-                return True, False
+                return True, False, None
         elif track == "report":
-            return True, False
-        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained):
-            return False, True  # another period
+            return True, False, None
         context: set[str] = set()
         for d in retained:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
@@ -315,20 +329,22 @@ class OfflineRouter:
         shown = max((p for f, _, p in ranked if f in kept), default=0.0)
         elsewhere = bool(ranked) and ranked[0][0] not in kept and best >= STRONG_MATCH
         if len(content) <= 1:  # another facet of what was shown
-            return (False, True) if elsewhere and content - context else (True, False)
+            return (False, True, None) if elsewhere and content - context else (True, False, None)
         if _OTHER_CASES.search(q):
-            return False, True  # '유지관리 관련해서 다른 사례 없어?': a pattern, and cases besides those shown
+            return False, True, None  # '유지관리 관련해서 다른 사례 없어?': a pattern, and cases besides those shown
         if ranked and shown >= SHOWN_SHARE * best:
-            return True, False
+            order = [c[0]["finding_id"] for c in _shown_cases(retained)]
+            top = max((p, f) for f, _, p in ranked if f in kept)[1]
+            return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
-            return False, True
-        return (True, False) if coverage(content, context) >= CONTEXT_SHARE else (False, True)
+            return False, True, None
+        return (True, False, None) if coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
 
     def _content(self, q: str) -> set[str]:
         """The question's own content words: not the facet asked for, not institution names, not
         'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
         asked = _OTHER_CASES.sub(" ", without_ordinals(q))
-        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS - _LIKENESS if not self.catalog.find(t)}
+        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS - _LIKENESS - _ASKED_OF_A_CASE if not self.catalog.find(t)}
 
     def _new_organisation(self, q: str, seen: str) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
