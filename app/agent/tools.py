@@ -4,6 +4,7 @@ retrievers and policies. The one place graph requests become searches, SQL and O
 from __future__ import annotations
 
 import re
+from itertools import zip_longest
 from typing import Any
 
 from sqlalchemy import select
@@ -11,12 +12,12 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
-from app.policies.offline.intent import named_organisations, question_kind
+from app.policies.offline.intent import enumerated, named_organisations, question_kind
 from app.policies.offline.lexicon import squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
-from app.retrieval.finding_rank import MAX_FINDINGS, evidence_for
+from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
@@ -39,24 +40,32 @@ class AgentTools:
     def search_many(self, queries: list[str], k: int, filters: dict[str, Any]) -> list[Doc]:
         """Hybrid chunk search (``CANDIDATES`` deep), then findings ranked as units: up to ``k``
         chunks of the best findings, best first, with their finding's score; then, room left,
-        at most two report-level passages (overview, no finding) among the first ``k`` hits."""
+        at most two report-level passages (overview, no finding) among the first ``k`` hits. A
+        question that lists several cases ('A 건이랑 B 건 둘 다 알려줘') has each searched, their
+        best findings taken in turn."""
         sf = SearchFilters(**filters)
+        parts = enumerated(queries[0]) if len(queries) == 1 else []
         depth = max(k, CANDIDATES)
-        searched = list(dict.fromkeys(self.container.glossary.in_korean(q) for q in queries))
-        if len(searched) == 1:
-            hits = self.container.retriever.search(searched[0], k=depth, filters=sf)
-        else:
-            hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
-        listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
-        ranked = self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf, listing)
+        runs = [self._ranked([p], depth, sf) for p in parts] or [self._ranked(queries, depth, sf)]
+        ranked = _in_turn([r for r, _ in runs])
+        hits = list({h.chunk_id: h for _, hs in runs for h in hs}.values())
         retrieved = {h.finding_id for h in hits}
         missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
         extra: dict[str, list[Evidence]] = {}
         for d in self.finding_docs(missing, ["problems", "overview"]) if missing else []:
             extra.setdefault(d["finding_id"], []).append(Evidence(**{**d, "score": 0.0}))
         docs = evidence_for(ranked, hits, extra)[:k]
-        report_level = [h for h in hits[:k] if not h.finding_id][: max(0, k - len(docs))][:2]
+        report_level = [h for h in runs[0][1][:k] if not h.finding_id][: max(0, k - len(docs))][:2]
         return [d.model_dump() for d in [*docs, *report_level]]
+
+    def _ranked(self, queries: list[str], depth: int, sf: SearchFilters) -> tuple[list[RankedFinding], list[Evidence]]:
+        searched = list(dict.fromkeys(self.container.glossary.in_korean(q) for q in queries))
+        if len(searched) == 1:
+            hits = self.container.retriever.search(searched[0], k=depth, filters=sf)
+        else:
+            hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
+        listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
+        return self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf, listing), hits
 
     def query_terms(self, query: str) -> set[str]:
         """The query's key terms, English ones mapped to the reports' Korean (``Glossary.search_terms``)."""
@@ -122,6 +131,16 @@ class AgentTools:
 def _literal(value: str) -> str:
     """A SQL string literal."""
     return "'" + value.replace("'", "''") + "'"
+
+
+def _in_turn(rankings: list[list[RankedFinding]]) -> list[RankedFinding]:
+    """Several rankings merged by taking each one's next best finding in turn, each finding once."""
+    out: dict[str, RankedFinding] = {}
+    for tier in zip_longest(*rankings):
+        for r in tier:
+            if r is not None and r.finding_id not in out:
+                out[r.finding_id] = r
+    return list(out.values())
 
 
 def _section_rank(section: str) -> int:

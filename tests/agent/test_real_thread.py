@@ -171,3 +171,20 @@ def test_follow_ups_on_a_shown_case_other_cases_like_it_and_an_institution_it_na
     route = next(s for s in r["steps"] if s["node"] == "route")
     assert f"refers to {MOF}-F04" in route["summary"]  # the case shown names 국토교통부장관 in its 조치할 사항
     assert "국토교통부장관" in r["answer"]
+
+
+def test_two_cases_asked_together_are_both_shown_and_the_second_can_be_followed(agent):
+    thread = "two-cases-1"
+    r = agent.ask("가로주택정비 조합설립 인가 건이랑 지붕 증축에 집수리 지원금 준 건 둘 다 알려줘", thread)
+    shown = list(dict.fromkeys(e["finding_id"] for e in r["evidence"]))
+    assert shown[:2] == ["jj20251018_133030-F06", "jj20251018_133030-F04"]  # each named case, in the order asked
+    r = agent.ask("두 번째 건 자세히", thread)
+    assert r["evidence"][0]["finding_id"] == "jj20251018_133030-F04"
+
+
+def test_demands_addressed_to_the_ministry_asked_about_come_first(agent):
+    r = agent.ask("공보의 복무 점검 관련해서 보건복지부한테는 뭘 하라고 했어?", "addressee-1")
+    assert r["evidence"][0]["finding_id"] == "jj20250924_101118-F02"
+    lines = [line.strip() for line in r["answer"].splitlines() if line.strip().startswith("- 조치할 사항")]
+    assert lines[0].startswith("- 조치할 사항(보건복지부장관)")  # its block first, labelled
+    assert "보건복지부장관에게" in r["answer"].splitlines()[0]

@@ -457,3 +457,15 @@ def test_a_follow_up_that_matches_a_shown_case_points_at_it(router):
     r = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
     d = r.route("지방의회 의결 안 받은 거 근거 조항은", [Turn("고창군 터미널 혁신지구 사업 문제 요약", "…", "deep")], retained)
     assert d.follow_up and d.ordinals == [1]  # the shown case it matches nearly as well as anything: not a new search
+
+
+def test_a_question_listing_cases_and_an_ordinal_beyond_what_was_shown(router):
+    from app.policies.offline.intent import enumerated
+
+    assert enumerated("정읍 조합설립 인가 건이랑 전주 집수리 지원 건 둘 다 알려줘") == ["정읍 조합설립 인가 건", "전주 집수리 지원 건"]
+    assert enumerated("1번 건이랑 비슷한 다른 기관 사례는?") == [] and enumerated("그 건이랑 관련된 법령은?") == []
+    retained = [doc(1, "F1", text="조합설립 인가를 부당하게 하였다.")]
+    history = [Turn("정읍 조합설립 인가 건이랑 전주 집수리 지원 건 둘 다 알려줘", "…", "deep")]
+    d = router.route("두번째 거 자세히", history, retained)  # one case was shown: the second one the user listed
+    assert d.follow_up and d.ordinals == [] and d.search_query == "전주 집수리 지원 건"
+    assert router.route("첫 번째 건 근거 법령은", history, retained).ordinals == [1]

@@ -202,7 +202,10 @@ ANAPHORA = (
     "that institution", "the same institution", "that agency", "that finding", "this finding", "that audit",
     "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
 )
-REPORT_ANAPHORA = ("그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서", "that audit", "this audit", "that report")
+REPORT_ANAPHORA = (
+    "그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서", "같은 감사", "같은 보고서",
+    "that audit", "this audit", "that report", "same audit", "same report",
+)
 
 
 def select_fields(

@@ -128,3 +128,22 @@ def named_organisations(text: str) -> list[str]:
         if name not in out:
             out.append(name)
     return out + [n for n in english_organisations(text) if n not in out]
+
+
+_AND = re.compile(r"(?<=건|것|거)\s*(?:이랑|랑|하고|과|와|및|,)\s+|(?<=case|item)s?,?\s+and\s+", re.I)
+_BOTH = re.compile(r"\s*(?:둘\s*다|모두|각각|전부|다)?\s*(?:알려\s*줘|보여\s*줘|설명해\s*줘|요약해\s*줘)?\s*[?.!]*$|\s*\b(?:both|each)\b.*$", re.I)
+
+
+def enumerated(question: str) -> list[str]:
+    """The things a question lists one after another ('A 건이랑 B 건 둘 다 알려줘' -> ['A 건', 'B 건']),
+    or [] when it lists fewer than two."""
+    parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question)) or any(_LIKE.search(p) for p in parts):
+        return []  # '1번 건이랑 비슷한 다른 기관 사례는?' lists nothing
+    return parts
+
+
+_THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
+_EACH = re.compile(r"둘\s*다|모두|각각|\bboth\b|\beach\b", re.I)
+_LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)

@@ -26,7 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
-from app.policies.offline.intent import named_organisations
+from app.policies.offline.intent import enumerated, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
@@ -233,6 +233,11 @@ class OfflineRouter:
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
+        if follow_up and ords and history and max(ords) > len(_shown_cases(retained)):
+            parts = enumerated(history[-1].question)
+            if len(parts) >= ords[0]:  # '…인가 건이랑 전주 등 집수리 지원 건 둘 다 알려줘' -> '두번째 거 자세히'
+                query, ords, restated = parts[ords[0] - 1], [], True
+                why += "; the ordinal names one of the things the last question listed"
         # other cases than the one shown, which the search leaves out: like it ('그럼 다른 기관에서 비슷한 사례는?',
         # '용역 쪽 비슷한 사례는?': its pattern searched) or of a pattern of their own ('감정평가 관련해서 다른 사례는?')
         other_cases = (follow_up or pivot) and track == "deep" and not restated and bool(retained) and bool(
@@ -245,7 +250,7 @@ class OfflineRouter:
             why += "; asks for other cases than the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(content) <= 1
-        ):
+        ) and not (_SAME_REPORT.search(q) and content):  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
