@@ -254,3 +254,13 @@ def test_demands_say_whom_they_are_addressed_to_and_the_one_asked_about_comes_fi
     for s in answer.sentences:
         for n in s.citations:
             assert not s.quote or squash(s.quote) in squash(docs[n - 1]["text"]) or s.quote == docs[n - 1].get("finding_title")
+
+
+def test_a_wrapped_line_is_no_addressee_and_short_forms_name_one():
+    from app.policies.offline.analyst import addressed_in
+
+    text = ("보건복지부장관은\n① 지침을 개정하는 방안을 마련하고 보건소\n소장은 점검을 하며 관련 업무를 철저히 하시기 바랍니다.(통보)\n"
+            "병무청장은\n① 관련 업무를 철저히 하시기 바랍니다.(주의)")
+    assert [who for _, who in quotes.addressees(text)] == ["보건복지부장관", "병무청장"]
+    assert addressed_in("국토교통부장관", "국토부한테 뭐라고 했어?") and addressed_in("한국토지주택공사 사장", "LH한테 요구한 거")
+    assert not addressed_in("행정안전부장관", "안전 부실 사례") and not addressed_in("기획재정부장관", "재정 부담이 큰 사업")

@@ -469,3 +469,31 @@ def test_a_question_listing_cases_and_an_ordinal_beyond_what_was_shown(router):
     d = router.route("두번째 거 자세히", history, retained)  # one case was shown: the second one the user listed
     assert d.follow_up and d.ordinals == [] and d.search_query == "전주 집수리 지원 건"
     assert router.route("첫 번째 건 근거 법령은", history, retained).ordinals == [1]
+
+
+def test_review_guards_audit_words_in_small_talk_cases_asked_for_and_other_audits(router):
+    retained = [doc(1, "F1", text="보조금을 부당하게 지급하였다.")]
+    history = [Turn("보조금 부당 지급 사례", "…", "deep")]
+    for q in ("점심시간 초과근무 처리한 건 처분은?", "점심값을 업무추진비로 결제한 사례 있어?", "날씨 때문에 공사가 지연된 사례 있어?"):
+        assert router.route(q, history, retained).track == "deep", q  # audit topics, not small talk
+    ranking = {q: [("F1", "r1", 0.62), ("F9", "r9", 0.60)] for q in ("보조금 부당 지급 사례 더 있어?", "보조금 부당 지급 근거 규정은?")}
+    ranking["아무 관련 없는 질문 내용"] = [("F9", "r9", 0.0)]
+    r = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
+    assert r.route("보조금 부당 지급 사례 더 있어?", history, retained).ordinals == []  # more cases: searched, not the one shown
+    assert r.route("보조금 부당 지급 근거 규정은?", history, retained).ordinals == [1]  # a facet of the case shown
+    r.route("아무 관련 없는 질문 내용", history, retained)  # nothing shown is ranked: no crash
+    assert router.route("이 건 다른 감사에서 비슷한 사례 있어?", history, retained).other_cases  # another audit, not the same report
+    assert router._content("변상 판정 받은 사례 있어?") >= {"변상"}  # cases of a disposition: a topic of its own
+    assert router._content("처분 수위랑 고발 여부") == set()  # dispositions of the case shown: facets
+
+
+def test_review_guards_ledgers_split_words_and_glossary_negations():
+    from app.policies.offline.fields import REPORT_ANAPHORA
+    from app.policies.offline.intent import enumerated, named_organisations
+
+    assert named_organisations("출납부 관련 지적 뭐 있어?") == [] and named_organisations("보조금 지출부는 누가 관리했어?") == []
+    assert named_organisations("국방부 감사 결과") == ["국방부"]
+    assert enumerated("사건과 관련된 판례 모두 알려줘") == [] and enumerated("부당 집행된 건과 회수된 금액 모두") == []
+    assert not REPORT_ANAPHORA.search("같은 감사기간에 있었던 일") and REPORT_ANAPHORA.search("같은 보고서에 있었지?")
+    assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
+    assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.policies.offline import quotes
+from app.policies.offline.fields import AGENCY_ALIASES
 from app.policies.offline.intent import question_kind
 from app.policies.offline.lexicon import key_terms, squash
 from graph.schemas import AnalystAnswer, AnswerSentence
@@ -111,20 +112,19 @@ def demand_quotes(case: Case, question: str = "") -> list[tuple[int, quotes.Quot
     return items
 
 
-_TITLE = re.compile(r"\s*(?:장관|청장|처장|군수|시장|지사|교육감|원장|사장|이사장|총장|위원장|회장|본부장|단장|소장|의장|장)$")
+_TITLE = re.compile(r"\s*(?:" + quotes.TITLES + r")$")
 
 
 def addressed_in(who: str | None, question: str) -> bool:
-    """Whether the question names the addressee's institution ('보건복지부장관' by '보건복지부' or
-    '복지부', '병무청장' by '병무청')."""
+    """Whether the question names the addressee's institution, as written or by a short form
+    ('보건복지부장관' by '보건복지부' or '복지부', '병무청장' by '병무청', '한국토지주택공사 사장' by 'LH')."""
     if not who or not question:
         return False
-    q = squash(question)
+    q = squash(question).lower()
     for part in re.split(r"\s*(?:과|와|및)\s+", who):
-        org = squash(_TITLE.sub("", part))
-        if part.endswith("청장"):
-            org += "청"
-        if len(org) >= 2 and (org in q or (len(org) >= 4 and org[-3:] in q)):
+        org = squash(_TITLE.sub("", part)) + ("청" if part.endswith("청장") else "")
+        forms = {org, *(short for full, shorts in AGENCY_ALIASES.items() if squash(full) == org for short in shorts)}
+        if any(len(f) >= 2 and squash(f).lower() in q for f in forms):
             return True
     return False
 

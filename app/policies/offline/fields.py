@@ -202,10 +202,11 @@ ANAPHORA = (
     "that institution", "the same institution", "that agency", "that finding", "this finding", "that audit",
     "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
 )
-REPORT_ANAPHORA = (
-    "그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서", "같은 감사", "같은 보고서",
-    "that audit", "this audit", "that report", "same audit", "same report",
+REPORT_ANAPHORA = re.compile(
+    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])|\b(?:that|this|the same|same) (?:audit|report)\b", re.I
 )
+"""'그 감사', '같은 보고서에서', 'that audit': the report retained from earlier turns (not '같은 감사기간',
+'그 감사원')."""
 
 
 def select_fields(
@@ -215,7 +216,7 @@ def select_fields(
     why = []
     low = question.lower()
     report_ids: list[str] = []
-    if retained_reports and any(a in low for a in REPORT_ANAPHORA):
+    if retained_reports and REPORT_ANAPHORA.search(question):
         report_ids = [Counter(retained_reports).most_common(1)[0][0]]
         why.append("'그 감사' resolved to the retained report")
     elif not institutions and retained_institutions and any(a in low for a in ANAPHORA):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from app.policies.offline.english_names import english_organisations
+from app.policies.offline.lexicon import key_terms
 from app.text.korean import get_kiwi
 from graph.vocab import DISPOSITIONS
 
@@ -106,12 +107,18 @@ def understand(text: str) -> Intent:
     return Intent(question_kind(text), facets(text), pattern(text))
 
 
+MINISTRIES = frozenset("국방부 외교부 통일부 법무부 교육부 환경부 여가부 중기부 복지부 국토부 해수부 산업부 과기부 문체부 행안부 기재부 노동부 고용부".split())
+"""Ministries by their three-syllable names, official or as auditors shorten them."""
+
+
 def _short_organisation(name: str) -> bool:
-    """A name of three syllables is an organisation when Kiwi tags it a proper noun, or reads a
-    ...청 or ...부 as one noun ('관세청', '여가부'; not '재요청'; ...처 is too often a place money
-    goes: '사용처')."""
+    """A name of three syllables is an organisation when Kiwi tags it a proper noun, names a
+    ministry, or reads a …청 as one noun ('관세청'; not '재요청'). A …부 is too often a ledger
+    or a department ('출납부', '관리부'), a …처 a place money goes ('사용처')."""
     tokens = get_kiwi().tokenize(name)
-    return any(t.tag == "NNP" for t in tokens) or (name[-1] in "청부" and len(tokens) == 1 and tokens[0].tag == "NNG")
+    return any(t.tag == "NNP" for t in tokens) or name in MINISTRIES or (
+        name[-1] == "청" and len(tokens) == 1 and tokens[0].tag == "NNG"
+    )
 
 
 def named_organisations(text: str) -> list[str]:
@@ -130,7 +137,7 @@ def named_organisations(text: str) -> list[str]:
     return out + [n for n in english_organisations(text) if n not in out]
 
 
-_AND = re.compile(r"(?<=건|것|거)\s*(?:이랑|랑|하고|과|와|및|,)\s+|(?<=case|item)s?,?\s+and\s+", re.I)
+_AND = re.compile(r"(?<=\s건|\s것|\s거)\s*(?:이랑|랑|하고|과|와|및|,)\s+|(?<=case|item)s?,?\s+and\s+", re.I)
 _BOTH = re.compile(r"\s*(?:둘\s*다|모두|각각|전부|다)?\s*(?:알려\s*줘|보여\s*줘|설명해\s*줘|요약해\s*줘)?\s*[?.!]*$|\s*\b(?:both|each)\b.*$", re.I)
 
 
@@ -139,11 +146,13 @@ def enumerated(question: str) -> list[str]:
     or [] when it lists fewer than two."""
     parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
     parts = [p for p in parts if p]
-    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question)) or any(_LIKE.search(p) for p in parts):
+    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question)) or any(_LIKE.search(p) for p in parts) or not all(
+        key_terms(_THING.sub("", p)) for p in parts
+    ):
         return []  # '1번 건이랑 비슷한 다른 기관 사례는?' lists nothing
     return parts
 
 
 _THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
-_EACH = re.compile(r"둘\s*다|모두|각각|\bboth\b|\beach\b", re.I)
+_EACH = re.compile(r"둘\s*다|각각|\bboth\b|\beach\b", re.I)
 _LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)

@@ -143,21 +143,27 @@ _ASIDE = re.compile(r"^(?:[①-⑳]\s*|\(\d{1,2}\)\s*|\d{1,2}\)\s*)?(?:관련자
 _ITEM_MARK = re.compile(r"^[①-⑳]")
 
 
-ADDRESSEE = re.compile(
-    r"(?m)^[ \t]*([가-힣A-Za-z·]{1,20}(?:\s[가-힣A-Za-z·]{1,20}){0,2}?"
-    r"(?:장관|청장|처장|군수|시장|지사|교육감|원장|사장|이사장|총장|위원장|회장|본부장|단장|소장|의장|장))(?:은|는)(?=[\s(]|$)"
-)
+TITLES = "장관|청장|처장|군수|시장|지사|교육감|원장|사장|이사장|총장|위원장|회장|본부장|단장|소장|의장|장"
+"""The heads a 조치할 사항 block is addressed to, by title."""
+ADDRESSEE = re.compile(r"(?m)^[ \t]*([가-힣A-Za-z·]{1,20}(?:\s[가-힣A-Za-z·]{1,20}){0,2}?(?:" + TITLES + r"))(?:은|는)(?=[\s(]|$)")
 """Whom a block of 조치할 사항 is addressed to, opening a line: '보건복지부장관은', '한국토지주택공사
-사장은', '곡성군수는 (‘2항’과 관련하여) …'. Over the 69 findings of the shared reports it finds
-every addressee line and nothing else (a 조치할 사항 opens with one, and each next one follows a
-demand's end)."""
+사장은', '곡성군수는 (‘2항’과 관련하여) …'."""
+_BLOCK_END = re.compile(r"(?:[.)\]」』]|다|\([가-힣()]+\))\s*$")
+
+
+def addressees(text: str) -> list[tuple[int, str]]:
+    """(position, addressee) of each block: an addressee line opens the chunk or follows a
+    finished sentence or demand ('…바랍니다.(주의)'), not a line a PDF wrapped ('마련하고 보건소 /
+    소장은 …'). Over the 69 findings of the shared reports this finds every block and nothing else."""
+    return [(m.start(1), m.group(1)) for m in ADDRESSEE.finditer(text)
+            if not text[: m.start(1)].strip() or _BLOCK_END.search(text[: m.start(1)])]
 
 
 def demands(text: str, max_chars: int = MAX_CHARS) -> list[tuple[str | None, Quote]]:
     """A 조치할 사항 chunk's sentences, each with whom it is addressed to (None before the chunk's
     first addressee). An item ends where the next addressee begins, so '…바랍니다.(주의)
     보건복지부장관은' is quoted without the next block's addressee."""
-    marks = [(m.start(1), m.group(1)) for m in ADDRESSEE.finditer(text)]
+    marks = addressees(text)
     bounds = sorted({0, len(text), *(p for p, _ in marks)})
     out: list[tuple[str | None, Quote]] = []
     for a, b in zip(bounds, bounds[1:], strict=False):

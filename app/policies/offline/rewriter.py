@@ -34,9 +34,7 @@ class Glossary:
         for term, synonyms in self.rows.items():
             for form in (term, *synonyms):
                 if form.isascii():  # English: whole words only ('app' is not in 'approved'), plurals too
-                    parts = form.lower().split()  # a phrase of three words or more may have one more word inside
-                    gap = r"[\s-]*" if len(parts) < 3 else r"(?:[\s-]+[a-z]+)?[\s-]*"  # 'local tax (revenue) system'
-                    words = gap.join(re.escape(w) for w in parts)
+                    words = _english_phrase(form.lower().split())
                     self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?:s|es)?(?![a-z])"), term)
                 else:
                     self._forms.setdefault(squash(form.lower()), term)
@@ -109,6 +107,19 @@ class Glossary:
             for form in (term, *syns):
                 out.update(m for m in morphemes(form) if len(m) > 1 and m not in FUNCTION_WORDS)  # 'IT system': not 'it'
         return out
+
+
+def _english_phrase(parts: list[str]) -> str:
+    """A regex for an English glossary phrase, its words apart by spaces or hyphens; a phrase of
+    three words or more may have one more word inside it, once and not a negation ('local tax
+    (revenue) system'; not 'local non government official')."""
+    words = [re.escape(w) for w in parts]
+    plain = r"[\s-]*".join(words)
+    if len(words) < 3:
+        return plain
+    extra = r"[\s-]+(?!(?:non|not|no|un)\b)[a-z]+[\s-]+"
+    inside = [r"[\s-]*".join(words[:i]) + extra + r"[\s-]*".join(words[i:]) for i in range(1, len(words))]
+    return "(?:" + "|".join([plain, *inside]) + ")"
 
 
 def _rows(path: Path) -> dict[str, list[str]]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
-from app.policies.offline.intent import enumerated, named_organisations
+from app.policies.offline.intent import enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
@@ -86,11 +86,12 @@ _ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제
 """A question, as opposed to a remark ('고마워', 'ok')."""
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
 _SMALL_TALK = re.compile(
-    r"how are you|how's it going|what's up|\byou (doing|like)\b|(what's|how's|how is|what is) the weather|weather (like|today)|what time|what day is|\bjoke|\blunch\b|\bdinner\b"
-    r"|날씨|몇\s*시야|몇\s*시지|점심|저녁 (뭐|메뉴)|기분 (어때|좋)|심심|농담|잘\s*지내",
+    r"^(?:how are you|how's it going|what's up|what time is it|what day is it|(?:what's|how's|how is|what is) the weather"
+    r"|tell me a joke|오늘\s*날씨|날씨\s*어때|지금\s*몇\s*시|몇\s*시야|점심\s*뭐\s*먹|심심해|농담|잘\s*지내)",
     re.I,
 )
-"""Small talk that asks something ('What time is it?'): chat, even right after a case was shown."""
+"""Small talk that asks something, as the whole message ('What time is it?'): chat, even right
+after a case was shown (not '점심시간 초과근무 처리한 건', '날씨 때문에 공사가 지연된 사례')."""
 _CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _RELAX_PERIOD = re.compile(
@@ -111,14 +112,18 @@ _OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|
 
 _SAME_REPORT = re.compile(
     r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)"
-    r"|(?:^|\s)(?:그|이|해당)\s+\S{1,10}\s*(?:\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은'
+    r"|(?:^|\s)(?:그|이|해당)\s+(?!다른|타|외)\S{1,10}\s*(?:(?!다른|타|외)\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])"
+    r"|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은', not '이 건 다른 감사에서 비슷한 사례'
     re.I,
 )
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
-    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case",
+    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
+    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     re.I,
 )
+_MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
+"""Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
 _LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 기관 지자체 부처 곳 similar other another like institution institutions agency agencies".split())
@@ -233,7 +238,7 @@ class OfflineRouter:
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
-        if follow_up and ords and history and max(ords) > len(_shown_cases(retained)):
+        if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
             if len(parts) >= ords[0]:  # '…인가 건이랑 전주 등 집수리 지원 건 둘 다 알려줘' -> '두번째 거 자세히'
                 query, ords, restated = parts[ords[0] - 1], [], True
@@ -254,7 +259,9 @@ class OfflineRouter:
             ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
-        elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent:
+        elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent and (
+            facets(q) or not _MORE_CASES.search(q)
+        ):
             ords = [matched]  # '지방의회 의결 안 받은 거 근거 조항은': the shown case it matches about as well as anything
         return RouteDecision(
             reasoning=why,
@@ -269,7 +276,7 @@ class OfflineRouter:
             year_to=y1,
             dispositions=disp,
             search_query=query,
-            other_cases=bool(shown) or (other_cases and self._shown_pattern(ords, retained) != ""),
+            other_cases=other_cases and self._shown_pattern(ords, retained) != "",
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -339,7 +346,7 @@ class OfflineRouter:
             return False, True, None  # '유지관리 관련해서 다른 사례 없어?': a pattern, and cases besides those shown
         if ranked and shown >= SHOWN_SHARE * best:
             order = [c[0]["finding_id"] for c in _shown_cases(retained)]
-            top = max((p, f) for f, _, p in ranked if f in kept)[1]
+            top = max(((p, f) for f, _, p in ranked if f in kept), default=(0.0, None))[1]
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
@@ -349,7 +356,8 @@ class OfflineRouter:
         """The question's own content words: not the facet asked for, not institution names, not
         'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
         asked = _OTHER_CASES.sub(" ", without_ordinals(q))
-        return {t for t in self.content_terms(asked) - FACET_TERMS - FUNCTION_WORDS - _LIKENESS - _ASKED_OF_A_CASE if not self.catalog.find(t)}
+        facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE)
+        return {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
 
     def _new_organisation(self, q: str, seen: str) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
