@@ -264,3 +264,16 @@ def test_a_wrapped_line_is_no_addressee_and_short_forms_name_one():
     assert [who for _, who in quotes.addressees(text)] == ["보건복지부장관", "병무청장"]
     assert addressed_in("국토교통부장관", "국토부한테 뭐라고 했어?") and addressed_in("한국토지주택공사 사장", "LH한테 요구한 거")
     assert not addressed_in("행정안전부장관", "안전 부실 사례") and not addressed_in("기획재정부장관", "재정 부담이 큰 사업")
+
+
+def test_an_addressee_closing_a_chunk_opens_the_next_chunks_block():
+    from app.policies.offline.analyst import Case, addressed_in, demand_quotes
+
+    first = {**doc(1, "F1"), "chunk_id": "a1", "section": "actions",
+             "text": "해양수산부장관은\n관리업무를 철저히 하시기 바랍니다.(통보)\n선박해양플랜트연구소장은"}
+    second = {**doc(1, "F1"), "chunk_id": "a2", "section": "actions",
+              "text": "① 연구개발과제 수행 관련자를 징계하는 방안을 마련하시기 바랍니다.(통보)"}
+    items = demand_quotes(Case("F1", [(1, first), (2, second)]), "")
+    assert [who for _, _, who in items] == ["해양수산부장관", "선박해양플랜트연구소장"]
+    assert addressed_in("선박해양플랜트연구소장", "HNS 건 연구소장한테 뭐 하라고 했어")  # its title with the end of its name
+    assert not addressed_in("보건복지부장관", "장관한테 뭐라 했어")  # a bare title names nobody

@@ -103,6 +103,8 @@ def demand_quotes(case: Case, question: str = "") -> list[tuple[int, quotes.Quot
             who = w or who  # a chunk that opens mid-block continues the last one's addressee
             if quotes.is_demand(q.text):
                 found.append((n, q, who))
+        marks = quotes.addressees(d["text"])
+        who = marks[-1][1] if marks else who  # an addressee closing the chunk opens the next one's block
     found.sort(key=lambda item: not addressed_in(item[2], question))
     items, used = [], 0
     for n, q, w in found:
@@ -124,6 +126,10 @@ def addressed_in(who: str | None, question: str) -> bool:
     for part in re.split(r"\s*(?:과|와|및)\s+", who):
         org = squash(_TITLE.sub("", part)) + ("청" if part.endswith("청장") else "")
         forms = {org, *(short for full, shorts in AGENCY_ALIASES.items() if squash(full) == org for short in shorts)}
+        title = _TITLE.search(part)
+        whole = squash(part)
+        if title:  # its title with the last syllables of its name: '연구소장' for 선박해양플랜트연구소장
+            forms.add(whole[-max(4, len(title.group().strip()) + 2):])
         if any(len(f) >= 2 and squash(f).lower() in q for f in forms):
             return True
     return False
