@@ -212,6 +212,9 @@ def test_expand_adds_each_findings_sections_after_its_passages():
 
 def test_the_kind_of_question_from_how_auditors_ask():
     asked = {
+        "그중에 미디어 홍보관 건 처분 머였어": "disposition",  # '머' as auditors type '뭐'
+        "what was the disposition": "disposition",
+        "징계 받았어?": "disposition",
         "해양수산부 관련해서 지적된 거 있어?": "institution",
         "행정안전부가 받은 처분요구 뭐뭐 있었지?": "institution",
         "장비 납품 지연 관련 지적사항 있어?": "similar_cases",  # no institution named: a pattern

@@ -26,10 +26,11 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|legal provision|provisions?\b|which law|what law|statute|article|regulation", re.I)),
     ("summary", re.compile(r"요약|정리해|정리\s*(?:좀|부탁)|정리\s*$|정리\s*[.?!]|간추|짧게|간단히|핵심만|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
     ("disposition", re.compile(
-        r"처분(?:은|이|을|는)?\s*(?:보통\s*|대개\s*|주로\s*|실제로\s*)?(?:어떻게|어떤|뭐|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었|갔)|처분은\s*\?|처분\s*선례|"
+        r"처분(?:은|이|을|는)?\s*(?:보통\s*|대개\s*|주로\s*|실제로\s*)?(?:어떻게|어떤|뭐|머|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었|갔)|처분은\s*\?|처분\s*선례|"
         r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"
         r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
-        r"how\s+severe|level of (?:disposition|sanction)", re.I)),
+        r"how\s+severe|level of (?:disposition|sanction)|what\s+(?:was|were)\s+the\s+(?:disposition|sanction|penalt)|"
+        r"(?:" + _DISPOSITION_WORDS + r")\s*(?:받았|먹었)(?:어|나|니|는지|나요)?\s*[?？]?\s*$", re.I)),
     ("actions", re.compile(
         r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|(?:라고|라거나|하라)\s*(?:요구|통보|주의|한|했)|요구한\s*(?:사례|건)|요구까지|(?:" + _DISPOSITION_WORDS + r")\s*"
         r"(?:요구|명령|처분)?(?:가|이)?\s*(?:나온|내려진|받은)|조치\s*요구\s*사례|어떤\s*조치를\s*요구|무슨\s*조치를\s*요구|"
