@@ -481,7 +481,7 @@ def test_review_guards_audit_words_in_small_talk_cases_asked_for_and_other_audit
     r = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
     assert r.route("보조금 부당 지급 사례 더 있어?", history, retained).ordinals == []  # more cases: searched, not the one shown
     assert r.route("보조금 부당 지급 근거 규정은?", history, retained).ordinals == [1]  # a facet of the case shown
-    r.route("아무 관련 없는 질문 내용", history, retained)  # nothing shown is ranked: no crash
+    assert r.route("아무 관련 없는 질문 내용", history, retained).ordinals == []  # nothing shown is ranked: no pointer, no crash
     assert router.route("이 건 다른 감사에서 비슷한 사례 있어?", history, retained).other_cases  # another audit, not the same report
     assert router._content("변상 판정 받은 사례 있어?") >= {"변상"}  # cases of a disposition: a topic of its own
     assert router._content("처분 수위랑 고발 여부") == set()  # dispositions of the case shown: facets

@@ -151,11 +151,15 @@ nuggets of the first gold finding stated by its quoted evidence (dev): 0.33 befo
 all: 0.45 / 0.47 (the evidence's median length 450 -> 564 characters)."""
 
 
-def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, question: str = "") -> list[AnswerSentence]:
+def _evidence(
+    case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, demands: list[tuple[int, quotes.Quote, str | None]]
+) -> list[AnswerSentence]:
+    """The quoted evidence of one finding by ``kinds``; ``demands``: its 조치할 사항 items
+    (``demand_quotes``), shown whole where a plan says ``WHOLE``."""
     out, seen = [], set()
     for kind, k, first in kinds:
         label = section_label(kind, lang)
-        picked = (demand_quotes(case, question) if k == WHOLE else []) or [
+        picked = (demands if k == WHOLE else []) or [
             (n, q, None) for n, q in section_quotes(case, kind, terms, k or 2, first)
         ]
         last = None
@@ -171,7 +175,12 @@ def _evidence(case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], l
     return out
 
 
-def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]], question: str = "") -> list[AnswerSentence]:
+def _lead(
+    kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]], question: str,
+    items: list[tuple[int, quotes.Quote, str | None]],
+) -> list[AnswerSentence]:
+    """The answer's opening sentence(s) by kind of question; ``items``: the first finding's
+    조치할 사항 (``demand_quotes``)."""
     top_n, top = found[0].head
     cites = [c.head[0] for c in found]
     marks = "".join(f"[{n}]" for n in cites[:3])
@@ -189,7 +198,6 @@ def _lead(kind: str, found: list[Case], terms: set[str], lang: str, sop: list[di
                                       citations=[top_n], quote=top.get("finding_title") or ""))
         return out
     if kind == "actions":
-        items = demand_quotes(found[0], question)
         asked = [w for w in addressees(items) if addressed_in(w, question)]
         whom = asked or addressees(items)
         at = sorted({n for n, _, w in items if w in whom}) or [top_n]
@@ -264,7 +272,8 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
     terms = key_terms(question)
     found = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
     found = found[:MAX_CARDS]
-    sentences = _lead(kind, found, terms, lang, sop or [], question)
+    demands = demand_quotes(found[0], question)  # the first finding's, for its lead and its evidence
+    sentences = _lead(kind, found, terms, lang, sop or [], question, demands)
     if kind == "legal_basis":
         for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
             sentences.append(quote_line(section_label("criteria", lang), n, q))
@@ -272,7 +281,8 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
         sentences.append(card(rank, case, lang))
         if rank <= QUOTED_FINDINGS:
             plan = EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1 else EVIDENCE_OTHERS
-            sentences.extend(s for s in _evidence(case, plan, terms, lang, question) if s.text not in {x.text for x in sentences})
+            items = demands if rank == 1 else demand_quotes(case, question)
+            sentences.extend(s for s in _evidence(case, plan, terms, lang, items) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
     return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,

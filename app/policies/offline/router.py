@@ -247,7 +247,9 @@ class OfflineRouter:
         # '용역 쪽 비슷한 사례는?': its pattern searched) or of a pattern of their own ('감정평가 관련해서 다른 사례는?')
         other_cases = (follow_up or pivot) and track == "deep" and not restated and bool(retained) and bool(
             _OTHER_CASES.search(q)) and not _SAME_REPORT.search(q)
-        shown = self._shown_pattern(ords, retained) if other_cases and follow_up and len(content) <= 1 else ""
+        pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
+        other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
+        shown = pattern_shown if follow_up and len(content) <= 1 else ""
         if shown:
             query = " ".join([shown, *sorted(content)])
             why += "; asks for other cases like the one shown"
@@ -276,7 +278,7 @@ class OfflineRouter:
             year_to=y1,
             dispositions=disp,
             search_query=query,
-            other_cases=other_cases and self._shown_pattern(ords, retained) != "",
+            other_cases=other_cases,
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
