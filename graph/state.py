@@ -24,6 +24,8 @@ class Doc(TypedDict):
     finding_id: str | None
     section: str
     page: int
+    ordinal: NotRequired[int]
+    """The chunk's place in its finding's section (0: the section opens with it)."""
     text: str
     heading: str
     report_title: str

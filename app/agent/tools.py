@@ -155,6 +155,7 @@ def _doc(c: Chunk, f: Finding) -> Doc:
         "finding_id": c.finding_id,
         "section": c.section,
         "page": c.page,
+        "ordinal": c.ordinal,
         "text": c.text,
         "heading": c.heading,
         "report_title": r.title,

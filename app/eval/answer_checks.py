@@ -38,6 +38,8 @@ _MASK_DEBRIS = re.compile(r"○\s+○|[가-힣]○\s+[가-힣]|○{4,}")
 _SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
 _ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 _SOFT_ENDS = set("다음함임됨요")
+_CLAUSE_BEFORE = re.compile(r"(?:[,고며여나서데만아어]|[.?!다음함임됨요][)\]」』]?)$")
+_BARE_PARTICLE = re.compile(r"(?:와|과|가|이|을|를|은|는|의|에|에게|로|으로|도)\s")
 
 
 _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
@@ -187,12 +189,13 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
-    """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…'), judged where the
-    whole quote occurs (its opening words may occur earlier in another sentence)."""
+def _preceding(quote: str, doc_text: str) -> tuple[str, bool] | None:
+    """The passage text before where the whole quote occurs (its opening words may occur earlier
+    in another sentence), and whether a line break lies between; None when the quote opens the
+    passage or is not found."""
     q = squash(quote)
-    if not q or _ITEM_START.match(quote):
-        return False
+    if not q:
+        return None
     flat, index = [], []
     for i, ch in enumerate(doc_text):
         if not ch.isspace():
@@ -200,34 +203,56 @@ def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
             index.append(i)
     pos = "".join(flat).find(q)
     if pos <= 0:
-        return False
-    start = index[pos]
-    j = start - 1
+        return None
+    j = index[pos] - 1
     newline = False
     while j >= 0 and doc_text[j].isspace():
         newline |= doc_text[j] == "\n"
         j -= 1
-    if j < 0:
+    return (doc_text[: j + 1], newline) if j >= 0 else None
+
+
+def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
+    """The quote opens inside a sentence of its passage (e.g. '중 폴조회 및…')."""
+    if _ITEM_START.match(quote):
         return False
-    prev = doc_text[j]
+    before = _preceding(quote, doc_text)
+    if before is None:
+        return False
+    prev = before[0][-1]
     if prev in _SENTENCE_END_BEFORE:
         return False
-    return not (newline and prev in _SOFT_ENDS)
+    return not (before[1] and prev in _SOFT_ENDS)
+
+
+def _elided_at_clause(quote: str, doc_text: str) -> bool:
+    """A quote shown after an ellipsis ('…선정기준에 적합한지 검토하지 않았고, …') opens at a clause
+    boundary of its sentence: after a comma or a connective ending (…하고, …하며, …하여, …하나,
+    …하는데, …하지만, …해서, …되어, …않아), and not with a particle whose noun was cut off ('와 위·수탁 …')."""
+    if _BARE_PARTICLE.match(quote):
+        return False
+    before = _preceding(quote, doc_text)
+    return before is None or bool(_CLAUSE_BEFORE.search(before[0]))
 
 
 def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
     """PDF extraction debris in the displayed text: words split by a line break, a footnote
-    marker opening a quote, a quote that starts mid-sentence, masked-name debris."""
+    marker opening a quote, a quote that starts mid-sentence unmarked (or marked by an ellipsis
+    but not at a clause boundary), masked-name debris."""
     found: list[str] = []
     docs = list(docs)
     for d in docs:
         for left, right in split_words(d.get("text") or ""):
             if f"{left} {right}" in text:
                 found.append(f"split word: '{left} {right}'")
-    for q in quoted(text):
+    for raw in QUOTE.findall(text):
+        q = raw.strip("…")
+        holding = [d.get("text") or "" for d in docs if contains(d.get("text") or "", q[:30])]
         if _FOOTNOTE_OPEN.match(q):
             found.append(f"footnote opens quote: '{q[:20]}'")
-        elif _HANGUL.search(q[:3]) and any(_starts_mid_sentence(q, d.get("text") or "") for d in docs if contains(d.get("text") or "", q[:30])):
+        elif raw.startswith("…") and holding and not any(_elided_at_clause(q, t) for t in holding):
+            found.append(f"elision not at a clause: '{q[:20]}'")
+        elif not raw.startswith("…") and _HANGUL.search(q[:3]) and any(_starts_mid_sentence(q, t) for t in holding):
             found.append(f"mid-sentence quote: '{q[:20]}'")
     for m in _MASK_DEBRIS.finditer(text):
         found.append(f"mask debris: '{m.group(0)}'")

@@ -291,6 +291,7 @@ def chunk_metadata(report: Report, chunk: Chunk, finding: Finding | None) -> dic
         "audit_type": report.audit_type,
         "dispositions": dispositions,
         "page": chunk.page,
+        "ordinal": chunk.ordinal,
     }
 
 

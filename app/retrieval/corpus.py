@@ -49,6 +49,7 @@ class IndexedChunk:
             finding_id=m.get("finding_id") or None,
             section=str(m.get("section") or ""),
             page=int(m.get("page") or 0),
+            ordinal=int(m.get("ordinal") or 0),
             text=self.text,
             heading=self.heading,
             report_title=self.report_title,

@@ -14,6 +14,8 @@ class Evidence(BaseModel):
     finding_id: str | None = None
     section: str
     page: int
+    ordinal: int = 0
+    """The chunk's place in its finding's section (0: the section opens with it)."""
     text: str
     heading: str = ""
     """Report title > finding > section."""

@@ -128,6 +128,10 @@ BOUND_MIN_GAIN = 2.0
 
 
 _OPENERS = re.compile(r"[(\[「｢『<〈《“‘\"']")
+_COUNTED = re.compile(r"\d[\d,.]*\s*(?:[억만천]\s*)?(?:원|명|건|개|개소|일|회|대|곳|년|월|%)$")
+_PARTICLE = re.compile(r"(?:을|를|이|가|은|는|의|에|에서|으로|로|과|와|도|만|씩|이다|이며)(?:[^가-힣]|$)")
+"""A figure with its unit closes a word ('1,781억 원 / 과대' is two words) unless a particle
+follows ('2억 원 / 을')."""
 
 
 def broken_words(text: str) -> list[tuple[int, int]]:
@@ -138,6 +142,8 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
         inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
+        if right and _COUNTED.search(text[max(0, m.start() - 20) : m.start()]) and not _PARTICLE.match(right[0]):
+            continue
         last = left.split()[-1] if left else ""  # and a lone syllable alone: '평가 시 감|정평가' read as '감|정평가'
         tries = dict.fromkeys(t for t in (left, inner, last if re.fullmatch(r"[가-힣]", last) else "") if t)
         if right and any(_splits_word(t, right[0]) for t in tries):

@@ -80,6 +80,49 @@ def test_a_cut_sentence_is_shown_with_an_ellipsis_and_still_checks_against_its_p
     assert supported(line.text, [passage], "어떤 조치?")
 
 
+LONG_PROBLEM = ("그런데 가람군 과장 CQ은 입찰공고가 모두 유찰되자 제안서를 평가하여 자격을 검증한 후 수의계약하는 것으로 방침을 받고도, "
+                "제안서도 제출하지 않은 업체를 수탁기관으로 선정한 후 담당자에게 협약을 체결하도록 지시하였고, 담당자는 법인이라는 사실을 "
+                "확인할 수 없는데도 CQ의 말만 믿고 협약을 체결하였으며, 그 결과 가람군은 19억여 원을 들여 건축한 홍보관을 빵집으로만 사용하게 되었다.")
+
+
+def test_a_long_problem_sentence_is_shown_by_its_end_from_a_clause():
+    head, tail = quotes.sentences(LONG_PROBLEM)[0], quotes.sentences(LONG_PROBLEM, tail=True)[0]
+    assert head.text.startswith("그런데 가람군") and not head.elided and "빵집" not in head.text
+    assert tail.elided and tail.text.endswith("빵집으로만 사용하게 되었다.") and len(tail.text) <= quotes.MAX_CHARS
+    assert LONG_PROBLEM[: tail.start].rstrip().endswith((",", "고", "며"))  # opened at a clause boundary
+    assert quotes.displayed(tail).startswith("…") and squash(tail.text) in squash(LONG_PROBLEM)
+    # a clause whose subject was masked ('와 협약을') is not where an excerpt opens
+    masked = LONG_PROBLEM.replace("CQ의 말만 믿고 협약을", "CQ의 말만 믿고 와 협약을")
+    assert not quotes.sentences(masked, tail=True)[0].text.startswith("와 ")
+    # no clause boundary near the end: the head, as before
+    run_on = "가람군은 " + "기준에맞지않는계약서류를 " * 12 + "그대로 두었다."
+    assert not quotes.sentences(run_on, tail=True)[0].elided
+
+
+def test_a_head_cut_keeps_its_whole_ending_and_a_footnote_ends_at_its_line():
+    long = "담당자는 " + "서류를 검토하지 않은 채 결재를 올렸으며 " * 3 + "과장은 이를 그대로 결재하였다고 진술하고 있으나 실제로는 " + "검토 기록이 어디에도 남아 있지 않은 상태로 " * 4 + "없다."
+    cut = quotes.sentences(long)[0].text
+    assert cut.endswith(("으나", "으나,")) and not cut.endswith("으")
+    text = "8) CQ는 두 회사가 분할되었다고 진술하고 있으나 실제 아무런 관계가 없음\n또한 가람군은 협약을 취소하는 등의 조치를 하지 않고\n있다."
+    texts = [q.text for q in quotes.sentences(text)]
+    assert texts == ["CQ는 두 회사가 분할되었다고 진술하고 있으나 실제 아무런 관계가 없음", "또한 가람군은 협약을 취소하는 등의 조치를 하지 않고 있다."]
+
+
+def test_the_opening_sentence_of_problems_and_the_question_words_are_quoted_first():
+    opening = quotes.Quote("그런데 가람군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)
+    later = quotes.Quote("그런데 가람군은 심의를 거치지 않고 수탁자를 변경하였다.", 0, 0)
+    assert quotes.narrative_weight(set(), set(), opening, True) > quotes.narrative_weight(set(), set(), later, False)
+    bakery = quotes.Quote("그 결과 가람군은 홍보관을 빵집으로만 사용하게 되었다.", 0, 0)
+    assert quotes.narrative_weight({"빵집"}, set(), bakery, False) > quotes.narrative_weight({"빵집"}, set(), later, False)
+    aside = quotes.Quote("관계기관 의견 가람군은 감사결과를 수용하였다.", 0, 0)
+    assert quotes.narrative_weight(set(), set(), aside, False) < quotes.narrative_weight(set(), set(), later, False)
+    # the section's opening sentence is the one of its first chunk, whatever order search found them in
+    first = {**doc(1, "F1", text="그런데 가람군은 심의를 거치지 않고 수탁자를 선정하였다."), "ordinal": 0}
+    second = {**doc(2, "F1", text="그런데 가람군은 심의를 거치지 않고 계약을 변경하였다."), "ordinal": 1}
+    case = analyst.cases([second, first])[0]
+    assert [q.text for _, q in analyst.section_quotes(case, "problems", set(), 1)] == [first["text"]]
+
+
 def test_a_stated_failure_is_worth_more_in_problems():
     plain = quotes.Quote("담양군은 2022년에 미디어 홍보관을 준공하였다.", 0, 0)
     failure = quotes.Quote("담양군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)

@@ -70,6 +70,14 @@ def test_repeats_are_recognised():
     assert not chk.is_repeat("1번 지적사항의 조치할 사항은?", "담양군 수의계약 사례")
 
 
+def test_an_elision_is_debris_unless_it_opens_at_a_clause():
+    doc = {"finding_id": "R-F01", "text": "담당자는 서류를 검토하지 않았고, 선정 심의위원회의 심의도 거치지 않았다. CQ의 말만 믿고 와 협약을 체결하였다."}
+    assert chk.artefacts('문제점: "…선정 심의위원회의 심의도 거치지 않았다." [1]', [doc]) == []
+    assert any("elision" in f for f in chk.artefacts('문제점: "…심의위원회의 심의도 거치지 않았다." [1]', [doc]))
+    assert any("elision" in f for f in chk.artefacts('문제점: "…와 협약을 체결하였다." [1]', [doc]))
+    assert any("mid-sentence" in f for f in chk.artefacts('문제점: "심의위원회의 심의도 거치지 않았다." [1]', [doc]))
+
+
 def test_list_items_are_not_mid_sentence():
     doc = {"finding_id": "R-F01", "text": "관리하시기 바라며(주의)\n② 관련자에게는 주의를 촉구하시기 바랍니다."}
     assert chk.artefacts('조치: "② 관련자에게는 주의를 촉구하시기 바랍니다." [1]', [doc]) == []

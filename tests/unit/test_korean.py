@@ -46,3 +46,5 @@ def test_line_breaks_that_cut_a_word_are_found_and_joined():
     assert [bool(broken_words(t)) for t in cut] == [True] * len(cut)
     assert [bool(broken_words(t)) for t in whole] == [False] * len(whole)
     assert join_broken_lines("연구원은 위\n험유해물질을  보관하고\n있다.") == "연구원은 위험유해물질을 보관하고 있다."
+    # a figure with its unit ends a word; a particle after it still belongs to it
+    assert join_broken_lines("1,781억 원\n과대 계상, 2억 원\n을 누락") == "1,781억 원 과대 계상, 2억 원을 누락"

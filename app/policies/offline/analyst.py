@@ -79,10 +79,15 @@ def quote_line(label: str, n: int, q: quotes.Quote) -> AnswerSentence:
 
 
 def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool = False) -> list[tuple[int, quotes.Quote]]:
-    """The k sentences of this section (over all its passages) most worth quoting, in order."""
+    """The k sentences of this section (over all its passages, in the section's order) most
+    worth quoting, in order: in 문제점 and 업무 개요 by ``quotes.narrative_weight``, their long
+    sentences shown by their end; elsewhere by ``quotes.weight``."""
     topic = key_terms(case.head[1].get("finding_title") or "")
-    cands = [(quotes.weight(terms, topic, q, kind), -i, n, q)
-             for i, (n, q) in enumerate((n, q) for n, d in case.section(kind) for q in quotes.sentences(d["text"]))]
+    narrative = kind in quotes.NARRATIVE
+    passages = sorted(case.section(kind), key=lambda p: p[1].get("ordinal", 0))
+    found = [(n, j == 0 and d.get("ordinal", 0) == 0, q) for n, d in passages for j, q in enumerate(quotes.sentences(d["text"], tail=narrative))]
+    cands = [(quotes.narrative_weight(terms, topic, q, opening) if narrative else quotes.weight(terms, topic, q, kind), -i, n, q)
+             for i, (n, opening, q) in enumerate(found)]
     if first:
         demands = [c for c in cands if kind == "actions" and quotes.weight(set(), set(), c[3], kind) >= 0.5]
         cands = demands or cands
