@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.eval.answer_checks import supported
-from app.policies.offline import analyst, grader, quotes
+from app.policies.offline import analyst, grader, quotes, verifier
 from app.policies.offline.decline import REFERENCE_HEADER, decline
 from app.policies.offline.intent import question_kind
 from app.retrieval.evidence import Evidence
@@ -94,6 +94,10 @@ def test_a_long_problem_sentence_is_shown_by_its_end_from_a_clause():
     # a clause whose subject was masked ('와 협약을') is not where an excerpt opens
     masked = LONG_PROBLEM.replace("CQ의 말만 믿고 협약을", "CQ의 말만 믿고 와 협약을")
     assert not quotes.sentences(masked, tail=True)[0].text.startswith("와 ")
+    # a line break that cut a word ('고 / 려해') is no clause boundary
+    wrapped = ("그리고 감사 인력‧기간의 한계 등을 고\n려해 분석대상 지역은 과거 집중호우 시 침수피해가 자주 발생하였던 서울특별시 강남구와 "
+               "안양천과 도림천이 합류하고 저지대·평지가 많아 침수피해에 취약할 것으로 예상되는 서울특별시 영등포구를 표본으로 선정하였다.")
+    assert not quotes.sentences(wrapped, max_chars=120, tail=True)[0].text.startswith("려해")
     # no clause boundary near the end: the head, as before
     run_on = "가람군은 " + "기준에맞지않는계약서류를 " * 12 + "그대로 두었다."
     assert not quotes.sentences(run_on, tail=True)[0].elided
@@ -184,6 +188,19 @@ def test_each_kind_of_question_leads_with_its_answer():
     # one card per finding, in evidence order, each citing the finding's first passage
     cards = [s for s in similar if re.match(r"\d\. ", s.text)]
     assert [c.citations for c in cards] == [[1], [4]]
+
+
+def test_leads_that_name_an_institution_or_a_disposition_pass_verification():
+    """The institution and disposition leads name what the cards show beside the passages (its
+    institution, title, dispositions); the offline verifier checks them there, so the lead is
+    not dropped as unsupported and regenerated away."""
+    docs = _finding_docs()
+    for question in ("가람시 지적사항 보여줘", "이런 경우 어떤 처분이 적절해?", "What findings concern 가람시?"):
+        answer = analyst.analyze_documents(question, docs, "")
+        verdict = verifier.verify(question, answer, docs)
+        assert answer.sentences[0].text not in verdict.unsupported, question
+    lead = analyst.analyze_documents("가람시 지적사항 보여줘", docs, "").sentences[0].text
+    assert lead.startswith("가람시 관련 지적사항 2건을 찾았습니다: \"") and "외 1건" in lead
 
 
 def test_a_legal_basis_lead_lists_the_articles_its_problems_apply_too():

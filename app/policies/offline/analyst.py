@@ -196,7 +196,8 @@ def _lead(
         listed = ", ".join(f"{d} {k}건" if ko else f"{d} ({k})" for d, k in counts.most_common()) or ("기록 없음" if ko else "none recorded")
         rec = (top.get("dispositions") or [None])[0]
         out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건에서 내려진 처분은 {listed}입니다 {marks}." if ko
-                                    else f"The {len(found)} similar precedent(s) received: {listed} {marks}."), citations=cites[:3])]
+                                    else f"The {len(found)} similar precedent(s) received: {listed} {marks}."), citations=cites[:3],
+                              quote=counts.most_common(1)[0][0] if counts else "")]
         if rec:
             out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — 권고이며, 최종 판단은 감사인이 합니다 [{top_n}]."
                                             if ko else f"Based on the closest precedent ({title}), '{rec}' would be appropriate — a recommendation; the decision is the auditor's [{top_n}]."),
@@ -234,8 +235,12 @@ def _lead(
                                      else f"The criteria of {title} are quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
     if kind == "institution":
         inst = (top.get("institutions") or [""])[0]
-        return [AnswerSentence(text=(f"{inst} 관련 지적사항 {len(found)}건을 찾았습니다 {marks}." if ko
-                                     else f"{len(found)} finding(s) concern {inst} {marks}."), citations=cites[:3])]
+        more = len(found) - 1
+        if ko:
+            text = f"{inst} 관련 지적사항 {len(found)}건을 찾았습니다: {title}" + (f" 외 {more}건" if more else "") + f" {marks}."
+        else:
+            text = f"{len(found)} finding(s) concern {inst}: {title}" + (f" and {more} more" if more else "") + f" {marks}."
+        return [AnswerSentence(text=text, citations=cites[:3], quote=top.get("finding_title") or "")]
     if kind == "summary":
         return [AnswerSentence(text=(f"{title} 건의 요지는 다음과 같습니다 [{top_n}]." if ko else f"Summary of {title} [{top_n}]."),
                                citations=[top_n], quote=top.get("finding_title") or "")]

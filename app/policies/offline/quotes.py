@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
-from app.text.korean import join_broken_lines
+from app.text.korean import broken_words, join_broken_lines
 from graph.vocab import DISPOSITIONS
 
 MAX_CHARS = 170
@@ -78,12 +78,19 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
         end = len(text[: inside.start()].rstrip())
     if end - start <= max_chars:
         return start, end
+    def clause(m: re.Match[str]) -> bool:  # not '고 / 려해': one word a line break cut
+        if "\n" not in m.group():
+            return True
+        at = max(0, m.start() - 12)
+        return not any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12]))
+
     if tail:
         opens = [m.end() for m in _CLAUSE_END.finditer(text, max(start, end - max_chars - 8), end - 30)
-                 if m.end() >= end - max_chars and _outside_brackets(text[start : m.end()]) and not _BARE_PARTICLE.match(text, m.end())]
+                 if m.end() >= end - max_chars and clause(m) and _outside_brackets(text[start : m.end()])
+                 and not _BARE_PARTICLE.match(text, m.end())]
         if opens:
             return opens[0], end
-    cut = [m.end() for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars)]
+    cut = [m.end() for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars) if clause(m)]
     if cut:
         end = cut[-1]
     else:

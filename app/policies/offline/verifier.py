@@ -1,8 +1,8 @@
 """Offline Self-RAG verification.
 
 Hallucination: each sentence must be supported by a passage it cites: its quote found
-verbatim (whitespace-insensitive) in the passage text or heading, or, failing a quote, most
-of its key terms present in the cited passage. Utility: the answer and its cited evidence
+verbatim (whitespace-insensitive) in the passage or what is shown beside it (heading, titles,
+institutions, dispositions), or, failing a quote, most of its key terms present there. Utility: the answer and its cited evidence
 cover the question's problem pattern (its key terms), and give what the kind of question asks
 for (legal basis: a 관계 법령·판단기준 passage or a law article; actions: a 조치할 사항 passage;
 disposition level: a disposition named). Confidence is support x utility x the relevance the
@@ -28,13 +28,21 @@ def _norm(text: str) -> str:
     return fold(text)
 
 
+def shown_with(d: Doc) -> str:
+    """A passage with what the answer shows beside it: heading, finding and report titles,
+    institutions, dispositions (a card's '과학기술정보통신부' is checked against these)."""
+    meta = [d.get("heading") or "", d.get("finding_title") or "", d.get("report_title") or ""]
+    return "\n".join([*meta, *(d.get("institutions") or []), *(d.get("dispositions") or []), d["text"]])
+
+
 def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     best = 0.0
     for d in cited:
-        if quote and _norm(quote) in _norm(f"{d.get('heading', '')}{d['text']}"):
+        context = shown_with(d)
+        if quote and _norm(quote) in _norm(context):
             return 1.0
         terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
-        best = max(best, coverage(terms, key_terms(f"{d.get('heading', '')}\n{d['text']}")))
+        best = max(best, coverage(terms, key_terms(context)))
     return best
 
 
