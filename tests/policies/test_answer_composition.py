@@ -194,11 +194,15 @@ def test_leads_that_name_an_institution_or_a_disposition_pass_verification():
     """The institution and disposition leads name what the cards show beside the passages (its
     institution, title, dispositions); the offline verifier checks them there, so the lead is
     not dropped as unsupported and regenerated away."""
-    docs = _finding_docs()
+    docs = [{**d, "finding_title": f"{d['finding_title']} 물품 구매 부적정"} for d in _finding_docs()]
     for question in ("가람시 지적사항 보여줘", "이런 경우 어떤 처분이 적절해?", "What findings concern 가람시?"):
         answer = analyst.analyze_documents(question, docs, "")
         verdict = verifier.verify(question, answer, docs)
-        assert answer.sentences[0].text not in verdict.unsupported, question
+        lead = answer.sentences[0]
+        assert lead.text not in verdict.unsupported, question
+        assert supported(lead.text, [docs[n - 1] for n in lead.citations], question), question  # and by the answer evaluation's check
+    one = analyst.analyze_documents("이런 경우 어떤 처분이 적절해?", docs[:3], "").sentences[0].text
+    assert one.startswith("유사한 선례 \"") and "'주의' 처분이 적절해 보입니다" in one and "권고" in one
     lead = analyst.analyze_documents("가람시 지적사항 보여줘", docs, "").sentences[0].text
     assert lead.startswith("가람시 관련 지적사항 2건을 찾았습니다: \"") and "외 1건" in lead
 

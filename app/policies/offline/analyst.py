@@ -192,15 +192,22 @@ def _lead(
     title = f"\"{_title(top)}\""
     ko = lang == "ko"
     if kind == "disposition":
+        rec = (top.get("dispositions") or [None])[0]
+        caveat = ("권고이며, 최종 판단은 감사인이 합니다" if ko else "a recommendation; the decision is the auditor's")
+        if len(found) == 1 and rec:  # one precedent: what it received and the recommendation, one sentence
+            given = ", ".join(top.get("dispositions") or [])
+            return [AnswerSentence(text=(f"유사한 선례 {title}에서 내려진 처분은 {given}이며, 이에 비추어 '{rec}' 처분이 적절해 보입니다 — {caveat} [{top_n}]."
+                                         if ko else f"The similar precedent {title} received {given}; on that basis '{rec}' would be appropriate — {caveat} [{top_n}]."),
+                                   citations=[top_n], quote=top.get("finding_title") or "")]
         counts = Counter(d for c in found for d in (c.head[1].get("dispositions") or [])[:1])
         listed = ", ".join(f"{d} {k}건" if ko else f"{d} ({k})" for d, k in counts.most_common()) or ("기록 없음" if ko else "none recorded")
-        rec = (top.get("dispositions") or [None])[0]
-        out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건에서 내려진 처분은 {listed}입니다 {marks}." if ko
-                                    else f"The {len(found)} similar precedent(s) received: {listed} {marks}."), citations=cites[:3],
-                              quote=counts.most_common(1)[0][0] if counts else "")]
+        named = ", ".join(f"\"{_title(c.head[1])}\"" for c in found[:2]) + ((" 등" if ko else ", …") if len(found) > 2 else "")
+        out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건({named})에서 내려진 처분은 {listed}입니다 {marks}." if ko
+                                    else f"The {len(found)} similar precedents ({named}) received: {listed} {marks}."), citations=cites[:3],
+                              quote=_title(top))]
         if rec:
-            out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — 권고이며, 최종 판단은 감사인이 합니다 [{top_n}]."
-                                            if ko else f"Based on the closest precedent ({title}), '{rec}' would be appropriate — a recommendation; the decision is the auditor's [{top_n}]."),
+            out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — {caveat} [{top_n}]."
+                                            if ko else f"Based on the closest precedent ({title}), '{rec}' would be appropriate — {caveat} [{top_n}]."),
                                       citations=[top_n], quote=top.get("finding_title") or ""))
         return out
     if kind == "actions":
