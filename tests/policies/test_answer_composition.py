@@ -98,6 +98,10 @@ def test_a_long_problem_sentence_is_shown_by_its_end_from_a_clause():
     wrapped = ("그리고 감사 인력‧기간의 한계 등을 고\n려해 분석대상 지역은 과거 집중호우 시 침수피해가 자주 발생하였던 서울특별시 강남구와 "
                "안양천과 도림천이 합류하고 저지대·평지가 많아 침수피해에 취약할 것으로 예상되는 서울특별시 영등포구를 표본으로 선정하였다.")
     assert not quotes.sentences(wrapped, max_chars=120, tail=True)[0].text.startswith("려해")
+    # an auxiliary verb continues its predicate: '되어 / 있는' is no place to open an excerpt
+    aux = ("그런데 가람군은 " + "계약 서류를 확인하지 않은 채 " * 6 + "관리대장이 작성되지 않은 상태로 방치되어 있는 등 "
+           "물품 관리 업무를 소홀히 하였다.")
+    assert not quotes.sentences(aux, max_chars=60, tail=True)[0].text.startswith("있는")
     # no clause boundary near the end: the head, as before
     run_on = "가람군은 " + "기준에맞지않는계약서류를 " * 12 + "그대로 두었다."
     assert not quotes.sentences(run_on, tail=True)[0].elided

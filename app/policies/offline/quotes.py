@@ -78,7 +78,9 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
         end = len(text[: inside.start()].rstrip())
     if end - start <= max_chars:
         return start, end
-    def clause(m: re.Match[str]) -> bool:  # not '고 / 려해': one word a line break cut
+    def clause(m: re.Match[str]) -> bool:  # not '고 / 려해' (one word a line break cut), not '되어 있는' (one verb)
+        if _AUXILIARY.match(text, m.end()):
+            return False
         if "\n" not in m.group():
             return True
         at = max(0, m.start() - 12)
@@ -101,6 +103,8 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
     return start, end
 
 
+_AUXILIARY = re.compile(r"(?:있|싶)")
+"""An auxiliary verb after a connective ('되어 있는', '하고 있다'): the same predicate, no clause."""
 _BARE_PARTICLE = re.compile(r"(?:와|과|가|이|을|를|은|는|의|에|에게|로|으로|도)\s")
 """A clause that opens with a particle: the name before it was masked ('와 위·수탁 협약을')."""
 
