@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.text.korean import broken_words, morphemes
+from app.text.korean import broken_words, ends_clause, morphemes
 
 SUPPORT_MIN_COVERAGE = 0.6
 NUGGET_PARTIAL_MIN_COS = 0.96
@@ -38,8 +38,8 @@ _MASK_DEBRIS = re.compile(r"○\s+○|[가-힣]○\s+[가-힣]|○{4,}")
 _SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
 _ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 _SOFT_ENDS = set("다음함임됨요")
-_CLAUSE_BEFORE = re.compile(r"(?:[,고며여나서데만아어]|[.?!다음함임됨요][)\]」』]?)$")
-_BARE_PARTICLE = re.compile(r"(?:와|과|가|이|을|를|은|는|의|에|에게|로|으로|도)\s")
+_BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
+_AUXILIARY = re.compile(r"(?:있|싶|주(?:어|었|고|기|는|지|시|게)|줄|준|왔|온|와서|오고|오던|버리|버렸|버린|놓|두었|둔|두고|두어)")
 
 
 _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
@@ -189,17 +189,17 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _preceding(quote: str, doc_text: str) -> tuple[str, bool] | None:
-    """The passage text before where the whole quote occurs (its opening words may occur earlier
-    in another sentence), and whether a line break lies between; None when the quote opens the
-    passage or is not found."""
+def _preceding(quote: str, doc_text: str) -> tuple[str, bool, int] | None:
+    """Where the whole quote occurs in the passage (its opening words may occur earlier in
+    another sentence): the text before it, whether a line break lies between, and the quote's
+    start; None when the quote opens the passage or is not found."""
     q = squash(quote)
     if not q:
         return None
     flat, index = [], []
     for i, ch in enumerate(doc_text):
         if not ch.isspace():
-            flat.append(ch.lower())
+            flat.append(squash(ch))
             index.append(i)
     pos = "".join(flat).find(q)
     if pos <= 0:
@@ -209,7 +209,7 @@ def _preceding(quote: str, doc_text: str) -> tuple[str, bool] | None:
     while j >= 0 and doc_text[j].isspace():
         newline |= doc_text[j] == "\n"
         j -= 1
-    return (doc_text[: j + 1], newline) if j >= 0 else None
+    return (doc_text[: j + 1], newline, index[pos]) if j >= 0 else None
 
 
 def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
@@ -227,12 +227,20 @@ def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
 
 def _elided_at_clause(quote: str, doc_text: str) -> bool:
     """A quote shown after an ellipsis ('…선정기준에 적합한지 검토하지 않았고, …') opens at a clause
-    boundary of its sentence: after a comma or a connective ending (…하고, …하며, …하여, …하나,
-    …하는데, …하지만, …해서, …되어, …않아), and not with a particle whose noun was cut off ('와 위·수탁 …')."""
-    if _BARE_PARTICLE.match(quote):
+    boundary of its sentence: Kiwi reads a connective or final ending or punctuation before it
+    (…하고, …하며, …하여, …하는데, …되어, …않아), not a noun ('국고 / 보조금이'); it does not open
+    with a particle whose noun was cut off ('와 위·수탁 …'), with an auxiliary verb that continues
+    the predicate ('되어 / 있는'), or with the rest of a word a line break cut ('고 / 려해')."""
+    if _BARE_PARTICLE.match(quote) or _AUXILIARY.match(quote):
         return False
     before = _preceding(quote, doc_text)
-    return before is None or bool(_CLAUSE_BEFORE.search(before[0]))
+    if before is None:
+        return True
+    text, _, start = before
+    at = max(0, start - 14)
+    if any(at + e == start for _, e in broken_words(doc_text[at : start + 12])):
+        return False
+    return ends_clause(text[-40:])
 
 
 def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
@@ -252,7 +260,7 @@ def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
             found.append(f"footnote opens quote: '{q[:20]}'")
         elif raw.startswith("…") and holding and not any(_elided_at_clause(q, t) for t in holding):
             found.append(f"elision not at a clause: '{q[:20]}'")
-        elif not raw.startswith("…") and _HANGUL.search(q[:3]) and any(_starts_mid_sentence(q, t) for t in holding):
+        elif not raw.startswith("…") and _HANGUL.search(q[:3]) and (_BARE_PARTICLE.match(q) or any(_starts_mid_sentence(q, t) for t in holding)):
             found.append(f"mid-sentence quote: '{q[:20]}'")
     for m in _MASK_DEBRIS.finditer(text):
         found.append(f"mask debris: '{m.group(0)}'")

@@ -129,9 +129,13 @@ BOUND_MIN_GAIN = 2.0
 
 _OPENERS = re.compile(r"[(\[「｢『<〈《“‘\"']")
 _COUNTED = re.compile(r"\d[\d,.]*\s*(?:[억만천]\s*)?(?:원|명|건|개|개소|일|회|대|곳|년|월|%)$")
-_PARTICLE = re.compile(r"(?:을|를|이|가|은|는|의|에|에서|으로|로|과|와|도|만|씩|이다|이며)(?:[^가-힣]|$)")
-"""A figure with its unit closes a word ('1,781억 원 / 과대' is two words) unless a particle
-follows ('2억 원 / 을')."""
+_ATTACHED = re.compile(
+    r"(?:(?:을|를|이|가|은|는|의|에|에서|에게|께|으로|로|과|와|도|만|씩|까지|부터|마다|간|당)(?:[^가-힣]|$)"
+    r"|이었|였|이다|이며|이고|이나|이므로)"
+)
+"""A figure with its unit closes its word ('1,781억 원 / 과대' is two words); what a line break
+cuts off after it is joined only when it is a particle or a copula that belongs to it ('2억 원 /
+을', '5명 / 에게', '3억 원 / 까지', '1년 / 간', '2억 원 / 이었다')."""
 
 
 def broken_words(text: str) -> list[tuple[int, int]]:
@@ -142,13 +146,33 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
         inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
-        if right and _COUNTED.search(text[max(0, m.start() - 20) : m.start()]) and not _PARTICLE.match(right[0]):
+        if right and _COUNTED.search(text[max(0, m.start() - 20) : m.start()]):
+            if _ATTACHED.match(right[0]):
+                out.append((m.start(), m.end()))
             continue
         last = left.split()[-1] if left else ""  # and a lone syllable alone: '평가 시 감|정평가' read as '감|정평가'
         tries = dict.fromkeys(t for t in (left, inner, last if re.fullmatch(r"[가-힣]", last) else "") if t)
         if right and any(_splits_word(t, right[0]) for t in tries):
             out.append((m.start(), m.end()))
     return out
+
+
+_CLAUSE_TAGS = ("EC", "EF", "SF", "SP", "SS", "SO", "SW")
+"""What may close the text before an excerpt's opening: a connective or final ending, or
+punctuation (Kiwi tags)."""
+
+
+def ends_clause(text: str) -> bool:
+    """Whether ``text`` closes on a clause boundary: its last morpheme is a connective or final
+    ending ('…않았고', '…하였으나', '…있어') or punctuation, not a noun that happens to end in one of
+    their syllables ('국고', '보고서', '계약서') or a particle ('배수펌프나')."""
+    tail = " ".join(text.split()[-3:])
+    if not tail:
+        return False
+    tokens = get_kiwi().tokenize(tail)
+    if len(tokens) >= 2 and tokens[-1].tag == "JX" and tokens[-2].tag.startswith("EC"):  # '…한데도', '…받고도'
+        return True
+    return bool(tokens) and tokens[-1].tag.startswith(_CLAUSE_TAGS)
 
 
 def join_broken_lines(text: str) -> str:

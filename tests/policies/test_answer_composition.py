@@ -92,16 +92,20 @@ def test_a_long_problem_sentence_is_shown_by_its_end_from_a_clause():
     assert LONG_PROBLEM[: tail.start].rstrip().endswith((",", "고", "며"))  # opened at a clause boundary
     assert quotes.displayed(tail).startswith("…") and squash(tail.text) in squash(LONG_PROBLEM)
     # a clause whose subject was masked ('와 협약을') is not where an excerpt opens
-    masked = LONG_PROBLEM.replace("CQ의 말만 믿고 협약을", "CQ의 말만 믿고 와 협약을")
-    assert not quotes.sentences(masked, tail=True)[0].text.startswith("와 ")
+    masked = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "CQ의 말만 믿고 와 협약을 체결하였으며 그 결과 가람군은 19억여 원을 들인 홍보관을 빵집으로만 사용하게 되었다."
+    assert quotes.sentences(masked, max_chars=70, tail=True)[0].text.startswith("그 결과")
+    # nor a noun that ends like a connective ('국고 / 보조금이'), nor inside a quotation ('‘…하고, …’라고')
+    noun = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "지원받은 국고 보조금이 목적 외로 쓰였는데도 담당자는 이를 확인하지 않은 채 그대로 두었다."
+    assert not quotes.sentences(noun, max_chars=64, tail=True)[0].text.startswith("보조금이")
+    quoted = ("그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6
+              + "‘공사를 중단하고, 공사 기간을 충분히 연장해야 한다’라고 회신하였으나 그 결과 공사는 2년 동안 중단되었다.")
+    assert not quotes.sentences(quoted, max_chars=64, tail=True)[0].text.startswith("공사 기간을")
+    aux = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "관리대장이 방치되어 있는 등 그 결과 가람군은 19억여 원을 들인 홍보관을 빵집으로만 사용하게 되었다."
+    assert not quotes.sentences(aux, max_chars=70, tail=True)[0].text.startswith("있는")
     # a line break that cut a word ('고 / 려해') is no clause boundary
     wrapped = ("그리고 감사 인력‧기간의 한계 등을 고\n려해 분석대상 지역은 과거 집중호우 시 침수피해가 자주 발생하였던 서울특별시 강남구와 "
                "안양천과 도림천이 합류하고 저지대·평지가 많아 침수피해에 취약할 것으로 예상되는 서울특별시 영등포구를 표본으로 선정하였다.")
     assert not quotes.sentences(wrapped, max_chars=120, tail=True)[0].text.startswith("려해")
-    # an auxiliary verb continues its predicate: '되어 / 있는' is no place to open an excerpt
-    aux = ("그런데 가람군은 " + "계약 서류를 확인하지 않은 채 " * 6 + "관리대장이 작성되지 않은 상태로 방치되어 있는 등 "
-           "물품 관리 업무를 소홀히 하였다.")
-    assert not quotes.sentences(aux, max_chars=60, tail=True)[0].text.startswith("있는")
     # no clause boundary near the end: the head, as before
     run_on = "가람군은 " + "기준에맞지않는계약서류를 " * 12 + "그대로 두었다."
     assert not quotes.sentences(run_on, tail=True)[0].elided
@@ -114,6 +118,15 @@ def test_a_head_cut_keeps_its_whole_ending_and_a_footnote_ends_at_its_line():
     text = "8) CQ는 두 회사가 분할되었다고 진술하고 있으나 실제 아무런 관계가 없음\n또한 가람군은 협약을 취소하는 등의 조치를 하지 않고\n있다."
     texts = [q.text for q in quotes.sentences(text)]
     assert texts == ["CQ는 두 회사가 분할되었다고 진술하고 있으나 실제 아무런 관계가 없음", "또한 가람군은 협약을 취소하는 등의 조치를 하지 않고 있다."]
+    # a line that carries on the footnote's (a word cut in two, a particle, a continuation) stays in it
+    for carried in ("8) 관련 내용은 기존 지침과 비교하여 등 다\n양한 조치가 있다.", "8) 관련 사항은 지침에 포함\n되어 있고, 이러한 조치는 미흡하였다.",
+                    "8) 관련 시행자는 별도 법인임\n은 신속하게 감차보상 업무를 처리하였다."):
+        assert len(quotes.sentences(carried)) == 1, carried
+
+
+def test_a_particle_a_line_break_moved_off_its_bracket_stays_with_its_sentence():
+    text = "한편, 위 “2023년 택시 감차보상계획 공고”(2023. 1. 16.)\n에 따르면 택시 한 대에 대한 감차보상금은 국비와 시비로 지급한다."
+    assert [q.text for q in quotes.sentences(text)] == ["한편, 위 ‘2023년 택시 감차보상계획 공고’(2023. 1. 16.)에 따르면 택시 한 대에 대한 감차보상금은 국비와 시비로 지급한다."]
 
 
 def test_the_opening_sentence_of_problems_and_the_question_words_are_quoted_first():
@@ -129,19 +142,23 @@ def test_the_opening_sentence_of_problems_and_the_question_words_are_quoted_firs
     second = {**doc(2, "F1", text="그런데 가람군은 심의를 거치지 않고 계약을 변경하였다."), "ordinal": 1}
     case = analyst.cases([second, first])[0]
     assert [q.text for _, q in analyst.section_quotes(case, "problems", set(), 1)] == [first["text"]]
+    assert [q.text for _, q in analyst.section_quotes(case, "problems", set(), 2)] == [first["text"], second["text"]]  # the section's order
+    # evidence without the chunk's place (older checkpoints): the first passage found opens it
+    unknown = analyst.cases([{k: v for k, v in d.items() if k != "ordinal"} for d in (second, first)])[0]
+    assert [q.text for _, q in analyst.section_quotes(unknown, "problems", set(), 1)] == [second["text"]]
 
 
-def test_a_stated_failure_is_worth_more_in_problems():
+def test_a_stated_failure_is_worth_more_in_problems_and_a_quoted_provision_less():
     plain = quotes.Quote("담양군은 2022년에 미디어 홍보관을 준공하였다.", 0, 0)
     failure = quotes.Quote("담양군은 심의를 거치지 않고 수탁자를 선정하였다.", 0, 0)
-    assert quotes.weight(set(), set(), failure, "problems") > quotes.weight(set(), set(), plain, "problems")
-    assert quotes.weight(set(), set(), failure, "overview") == quotes.weight(set(), set(), plain, "overview")
+    assert quotes.narrative_weight(set(), set(), failure, False) > quotes.narrative_weight(set(), set(), plain, False)
     # a provision quoted in 문제점 for comparison is the rule, not what went wrong
     provision = quotes.Quote("- ｢경기도 도시계획 조례｣ 제11조(위원의 제척ㆍ기피ㆍ회피) ① 위원회의 위원은 심의·의결에서 제척된다.", 0, 0)
     finding = quotes.Quote("구의원 2명은 제척 사유가 아닌데도 부당하게 제척되었다.", 0, 0)
     terms = {"위원", "제척"}
-    assert quotes.weight(terms, set(), provision, "problems") < quotes.weight(terms, set(), finding, "problems")
-    assert quotes.weight(terms, set(), provision, "criteria") > quotes.weight(terms, set(), provision, "problems")
+    assert quotes.narrative_weight(terms, set(), provision, False) < quotes.narrative_weight(terms, set(), finding, False)
+    # elsewhere (관계 법령·판단기준) the provision is what is asked for
+    assert quotes.weight(terms, set(), provision, "criteria") > quotes.weight(terms, set(), finding, "criteria") - 0.5
 
 
 def test_law_references_and_their_sentences():

@@ -76,6 +76,17 @@ def test_an_elision_is_debris_unless_it_opens_at_a_clause():
     assert any("elision" in f for f in chk.artefacts('문제점: "…심의위원회의 심의도 거치지 않았다." [1]', [doc]))
     assert any("elision" in f for f in chk.artefacts('문제점: "…와 협약을 체결하였다." [1]', [doc]))
     assert any("mid-sentence" in f for f in chk.artefacts('문제점: "심의위원회의 심의도 거치지 않았다." [1]', [doc]))
+    # after a noun that ends like a connective, at a word a line break cut, before an auxiliary verb
+    noun = {"finding_id": "R-F01", "text": "가람군은 국고 보조금이 목적 외로 쓰였는데도 그대로 두었다."}
+    assert any("elision" in f for f in chk.artefacts('문제점: "…보조금이 목적 외로 쓰였는데도 그대로 두었다." [1]', [noun]))
+    assert chk.artefacts('문제점: "…그대로 두었다." [1]', [noun]) == []  # after '쓰였는데도'
+    cut = {"finding_id": "R-F01", "text": "그리고 감사 인력의 한계 등을 고\n려해 분석대상 지역은 강남구로 선정하였다."}
+    assert any("elision" in f for f in chk.artefacts('문제점: "…려해 분석대상 지역은 강남구로 선정하였다." [1]', [cut]))
+    aux = {"finding_id": "R-F01", "text": "관리대장이 방치되어 있는 등 업무를 소홀히 하였다."}
+    assert any("elision" in f for f in chk.artefacts('문제점: "…있는 등 업무를 소홀히 하였다." [1]', [aux]))
+    # quotation marks inside a quote (shown as ‘ ’) do not hide where it opens
+    marks = {"finding_id": "R-F01", "text": "담당자는 “도시재생법” 제2조를 검토하지 않았다."}
+    assert any("mid-sentence" in f for f in chk.artefacts('문제점: "자는 ‘도시재생법’ 제2조를 검토하지 않았다." [1]', [marks]))
 
 
 def test_list_items_are_not_mid_sentence():

@@ -1,6 +1,7 @@
 from app.text.korean import (
     add_user_words,
     broken_words,
+    ends_clause,
     join_broken_lines,
     morphemes,
     morphemes_batch,
@@ -48,3 +49,9 @@ def test_line_breaks_that_cut_a_word_are_found_and_joined():
     assert join_broken_lines("연구원은 위\n험유해물질을  보관하고\n있다.") == "연구원은 위험유해물질을 보관하고 있다."
     # a figure with its unit ends a word; a particle after it still belongs to it
     assert join_broken_lines("1,781억 원\n과대 계상, 2억 원\n을 누락") == "1,781억 원 과대 계상, 2억 원을 누락"
+    assert join_broken_lines("5명\n에게 3억 원\n까지 1년\n간 2억 원\n이었다") == "5명에게 3억 원까지 1년간 2억 원이었다"
+
+
+def test_a_clause_ends_on_an_ending_or_punctuation_not_on_a_noun():
+    assert all(ends_clause(t) for t in ("검토하지 않았고", "하였으나", "받고도,", "불분명한데도", "적발되어", "있음)"))
+    assert not any(ends_clause(t) for t in ("국고", "입찰공고", "보고서", "계약서", "배수펌프나", "그리고"))

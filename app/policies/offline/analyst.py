@@ -85,7 +85,13 @@ def section_quotes(case: Case, kind: str, terms: set[str], k: int, first: bool =
     topic = key_terms(case.head[1].get("finding_title") or "")
     narrative = kind in quotes.NARRATIVE
     passages = sorted(case.section(kind), key=lambda p: p[1].get("ordinal", 0))
-    found = [(n, j == 0 and d.get("ordinal", 0) == 0, q) for n, d in passages for j, q in enumerate(quotes.sentences(d["text"], tail=narrative))]
+    known = any("ordinal" in d for _, d in passages)  # evidence from before chunks carried their place: the first passage
+
+    def opens_section(i: int, d: Doc) -> bool:
+        return d.get("ordinal") == 0 if known else i == 0
+
+    found = [(n, j == 0 and opens_section(i, d), q) for i, (n, d) in enumerate(passages)
+             for j, q in enumerate(quotes.sentences(d["text"], tail=narrative))]
     cands = [(quotes.narrative_weight(terms, topic, q, opening) if narrative else quotes.weight(terms, topic, q, kind), -i, n, q)
              for i, (n, opening, q) in enumerate(found)]
     if first:
@@ -203,7 +209,7 @@ def _lead(
         listed = ", ".join(f"{d} {k}건" if ko else f"{d} ({k})" for d, k in counts.most_common()) or ("기록 없음" if ko else "none recorded")
         named = ", ".join(f"\"{_title(c.head[1])}\"" for c in found[:2]) + ((" 등" if ko else ", …") if len(found) > 2 else "")
         out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건({named})에서 내려진 처분은 {listed}입니다 {marks}." if ko
-                                    else f"The {len(found)} similar precedents ({named}) received: {listed} {marks}."), citations=cites[:3],
+                                    else f"The {len(found)} similar precedent(s) ({named}) received: {listed} {marks}."), citations=cites[:3],
                               quote=_title(top))]
         if rec:
             out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — {caveat} [{top_n}]."

@@ -8,20 +8,21 @@ aside) and ``span`` gives its exact place there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
-from app.text.korean import broken_words, join_broken_lines
+from app.text.korean import broken_words, ends_clause, join_broken_lines
 from graph.vocab import DISPOSITIONS
 
 MAX_CHARS = 170
-"""A longer sentence is cut at the last clause boundary before this many characters."""
+"""A longer sentence is shown cut at a clause boundary to at most this many characters (``_trim``)."""
 MIN_CHARS = 15
 _LEAD = re.compile(r"^(?:\d{1,3}\)\s*)+")
 """Footnote markers ('43) 연구시설…') cut from a quote's start; list marks (①, 가.) are kept."""
 _MASK_GAP = re.compile(r"(?<=[○OＯ])\s+(?=[○OＯ])|(?<=[가-힣])\s+(?=○)")
-_CLAUSE_END = re.compile(r"(?:고|며|여|나|(?<![에로])서|는데|으나|지만|하여|되어),?\s|,\s")
+_CLAUSE_END = re.compile(r"(?:고|며|여|나|(?<![에로])서|데|지만|아|어|도),?\s+|,\s+")
+"""Where a clause may end: a candidate, confirmed by Kiwi (``app.text.korean.ends_clause``)."""
 _ARTICLE_REF = r"제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*제\s*\d+\s*호)?"
 _LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)?")
 """A law and its articles: '｢방송통신발전 기본법｣ 제28조 및 제35조' is one reference."""
@@ -58,9 +59,14 @@ def fold(text: str) -> str:
 _FOLD = str.maketrans({c: "'" for c in "“”‘’\"'"})
 
 
+_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣])\s+(?=(?:에|의|을|를|은|는|이|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
+"""'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket."""
+
+
 def clean(text: str) -> str:
     text = join_broken_lines(text).translate(QUOTE_MARKS)
     text = _MASK_GAP.sub("", text)
+    text = _PARTICLE_AFTER_BRACKET.sub("", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -78,40 +84,48 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
         end = len(text[: inside.start()].rstrip())
     if end - start <= max_chars:
         return start, end
-    def clause(m: re.Match[str]) -> bool:  # not '고 / 려해' (one word a line break cut), not '되어 있는' (one verb)
-        if _AUXILIARY.match(text, m.end()):
+    def clause(m: re.Match[str]) -> bool:
+        """A clause ends here: not before an auxiliary verb ('되어 / 있는' is one predicate) or a
+        particle whose noun was masked ('믿고 / 와 협약을'), not at a line break that cut a word ('고 /
+        려해'), and Kiwi reads an ending or punctuation before it, not a noun ('국고', '보고서')."""
+        if _AUXILIARY.match(text, m.end()) or _BARE_PARTICLE.match(text, m.end()):
             return False
-        if "\n" not in m.group():
-            return True
-        at = max(0, m.start() - 12)
-        return not any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12]))
+        if "\n" in m.group():
+            at = max(0, m.start() - 12)
+            if any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12])):
+                return False
+        return ends_clause(text[max(start, m.start() - 40) : m.end()])
 
     if tail:
-        opens = [m.end() for m in _CLAUSE_END.finditer(text, max(start, end - max_chars - 8), end - 30)
-                 if m.end() >= end - max_chars and clause(m) and _outside_brackets(text[start : m.end()])
-                 and not _BARE_PARTICLE.match(text, m.end())]
-        if opens:
-            return opens[0], end
-    cut = [m.end() for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars) if clause(m)]
+        for m in _CLAUSE_END.finditer(text, max(start, end - max_chars - 8), end - 30):
+            if m.end() >= end - max_chars and _outside_brackets(text[start : m.end()]) and clause(m):
+                return m.end(), end
+    cuts = [m for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars)]
+    cut = next((m for m in reversed(cuts) if clause(m)), None)
     if cut:
-        end = cut[-1]
+        end = cut.end()
     else:
         end = start + max_chars
         while end > start and not text[end - 1].isspace():
             end -= 1
-    end = len(text[:end].rstrip(" ,\n"))
+    end = len(text[:end].rstrip(" ,\n\t"))
     return start, end
 
 
-_AUXILIARY = re.compile(r"(?:있|싶)")
-"""An auxiliary verb after a connective ('되어 있는', '하고 있다'): the same predicate, no clause."""
-_BARE_PARTICLE = re.compile(r"(?:와|과|가|이|을|를|은|는|의|에|에게|로|으로|도)\s")
+_AUXILIARY = re.compile(r"(?:있|싶|주(?:어|었|고|기|는|지|시|게)|줄|준|왔|온|와서|오고|오던|버리|버렸|버린|놓|두었|둔|두고|두어)")
+"""An auxiliary verb after a connective ('되어 있는', '하고 있다', '제시하여 줄', '방치하여 왔으나'):
+the same predicate, no clause."""
+_BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
 """A clause that opens with a particle: the name before it was masked ('와 위·수탁 협약을')."""
 
 
+_PAIRS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
+
+
 def _outside_brackets(head: str) -> bool:
-    """No bracket is left open at the end of ``head`` ('(위탁기간 3년, 2022. …' is not a clause)."""
-    return head.count("(") <= head.count(")") and head.count("[") <= head.count("]")
+    """No bracket or quotation is left open at the end of ``head`` ('(위탁기간 3년, 2022. …' and
+    '‘…연장해야 한다’라고' are no clause ends)."""
+    return all(head.count(a) <= head.count(b) for a, b in _PAIRS)
 
 
 _ENDS = set(".?!:;)]」』>○□■●◦▪-·※")
@@ -139,22 +153,38 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 _FOOTNOTE_LINE = re.compile(r"\d{1,3}\)\s")
 _FOOTNOTE_END = re.compile(r"[음함임됨다]\.?[ \t]*\n")
+_CONTINUES = re.compile(r"(?:되(?:어|었|는|지|고)|하(?:여|였|고|는|지|며)|[된한할해]\s|까지|부터)")
+"""A line that carries on the one before ('포함 / 되어', '…없음 / 하여 …'), not body text after a footnote."""
+
+
+def _footnote_end(text: str, start: int, end: int) -> re.Match[str] | None:
+    """Where a footnote that opens at ``start`` ends: the first line closing on a finished clause
+    that is followed by a line of its own, not by the rest of a word a line break cut ('등 다 /
+    양한'), a particle ('…음 / 은 신속하게') or a continuation ('포함 / 되어')."""
+    for m in _FOOTNOTE_END.finditer(text, start, end):
+        if _BARE_PARTICLE.match(text, m.end()) or _CONTINUES.match(text, m.end()):
+            continue
+        at = max(0, m.start() - 12)
+        if any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12])):
+            continue
+        return m
+    return None
 
 
 def spans(text: str) -> list[tuple[int, int]]:
     """Sentence spans, a span that continues the previous sentence (a PDF line break inside a
-    sentence, '○○시장은 / 앞으로 …') joined to it, and a footnote ('8) … 관계가 없음') ended at
+    sentence, '○○시장은 / 앞으로 …', or a particle after a closing bracket) joined to it, and a footnote ('8) … 관계가 없음') ended at
     its line's finished clause, so the body text after it ('또한 담양군은 …') is a sentence of its
     own."""
     out: list[tuple[int, int]] = []
     for s, e in sentence_spans(text):
-        if out and not _opens_sentence(text, s):
+        if out and (not _opens_sentence(text, s) or _BARE_PARTICLE.match(text, s)):  # '…공고”(2023. 1. 16.) / 에 따르면
             out[-1] = (out[-1][0], e)
         else:
             out.append((s, e))
     split: list[tuple[int, int]] = []
     for s, e in out:
-        while _FOOTNOTE_LINE.match(text, s) and (m := _FOOTNOTE_END.search(text, s, e)):
+        while _FOOTNOTE_LINE.match(text, s) and (m := _footnote_end(text, s, e)):
             split.append((s, m.start() + 1))
             s = m.end()
             while s < e and text[s].isspace():
@@ -216,7 +246,7 @@ def demands(text: str, max_chars: int = MAX_CHARS) -> list[tuple[str | None, Quo
     out: list[tuple[str | None, Quote]] = []
     for a, b in zip(bounds, bounds[1:], strict=False):
         who = next((name for p, name in reversed(marks) if p <= a), None)
-        out.extend((who, Quote(q.text, q.start + a, q.end + a)) for q in sentences(text[a:b], max_chars))
+        out.extend((who, replace(q, start=q.start + a, end=q.end + a)) for q in sentences(text[a:b], max_chars))
     return out
 
 
@@ -254,28 +284,27 @@ def narrative_weight(question_terms: set[str], topic_terms: set[str], q: Quote, 
     rebuttal or an aside (less). Fitted on the dev gold (3,288 sentences of 문제점 of the first gold
     findings, 118 holding a nugget's phrase; grouped 5-fold): a nugget among the two sentences
     chosen 45 times against 38 for ``weight``, and with the sentences' ends shown instead of their
-    heads, 48 against 27 before (``sentences(tail=True)``)."""
+    heads, 48 against 27 before (``sentences(tail=True)``). A provision quoted for comparison ('- ｢…
+    조례｣ 제11조(…) ① …') is the rule, not what went wrong: it counts as an aside."""
     terms = key_terms(q.text)
+    aside = bool(_ASIDE.search(q.text) or _PROVISION.search(q.text))
     return (2.0 * coverage(question_terms, terms) + 0.4 * coverage(topic_terms, terms)
             + 0.3 * bool(_FAILURE.search(q.text)) + 1.3 * opening + 0.8 * q.elided
-            + 1.1 * bool(_STATED.search(q.text)) - 1.0 * bool(_ASIDE.search(q.text)))
+            + 1.1 * bool(_STATED.search(q.text)) - 1.0 * aside)
 
 
 def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: str) -> float:
-    """How much a sentence is worth quoting: the question's and the finding title's key terms
-    it states, a stated fact (a finished clause, a figure), in 문제점 a stated failure ('…하지 않고',
-    '…없이', '방치'), a demand with its disposition mark ('…하시기 바랍니다.(주의)') in 조치할 사항;
-    an agency's or a person's rebuttal, or a provision quoted in 문제점, counts less. (The failure cue: the gold nugget phrase of a
-    문제점 is among the two sentences chosen for 0.10 of dev nuggets without it, 0.14 with it.)"""
+    """How much a sentence of 조치할 사항, 관계 법령·판단기준 or 관계기관 의견 is worth quoting (문제점 and
+    업무 개요: ``narrative_weight``): the question's and the finding title's key terms it states, a
+    stated fact (a finished clause, a figure), a demand with its disposition mark ('…하시기
+    바랍니다.(주의)') in 조치할 사항; an agency's or a person's rebuttal counts less."""
     terms = key_terms(q.text)
     score = coverage(question_terms, terms) + 0.5 * coverage(topic_terms, terms)
     if _FACT.search(q.text):
         score += 0.2
-    if section == "problems" and _FAILURE.search(q.text):
-        score += 0.2
     if section == "actions" and _DEMAND.search(q.text):
         score += 0.5 if not _ROUTINE.search(q.text) else 0.1
-    if _ASIDE.search(q.text) or (section == "problems" and _PROVISION.search(q.text)):
+    if _ASIDE.search(q.text):
         score -= 0.5
     return score
 
