@@ -166,7 +166,11 @@ def ends_clause(text: str) -> bool:
     """Whether ``text`` closes on a clause boundary: its last morpheme is a connective or final
     ending ('…않았고', '…하였으나', '…있어') or punctuation, not a noun that happens to end in one of
     their syllables ('국고', '보고서', '계약서') or a particle ('배수펌프나')."""
-    tail = " ".join(text.split()[-3:])
+    return _ends_clause(" ".join(text.split()[-3:]))
+
+
+@lru_cache(maxsize=8192)
+def _ends_clause(tail: str) -> bool:
     if not tail:
         return False
     tokens = get_kiwi().tokenize(tail)

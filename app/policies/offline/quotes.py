@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
@@ -197,6 +198,13 @@ def spans(text: str) -> list[tuple[int, int]]:
 def sentences(text: str, max_chars: int = MAX_CHARS, tail: bool = False) -> list[Quote]:
     """The chunk's sentences as display quotes, in order (short fragments skipped), each cut at a
     clause boundary to ``max_chars`` (``_trim``: its head, or with ``tail`` its end)."""
+    return list(_sentences(text, max_chars, tail))
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str, max_chars: int, tail: bool) -> tuple[Quote, ...]:
+    """``sentences``, kept: one answer reads a passage for several sections and cards, and a
+    thread reads the same passages turn after turn."""
     out = []
     for s, e in spans(text):
         s0 = s + (m.end() if (m := _LEAD.match(text[s:e])) else 0)
@@ -206,7 +214,7 @@ def sentences(text: str, max_chars: int = MAX_CHARS, tail: bool = False) -> list
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
                 and not _HEADING.match(shown) and not _FRAGMENT.search(shown) and digits <= len(shown) * 0.2):
             out.append(Quote(shown, s, e, elided=s > s0))
-    return out
+    return tuple(out)
 
 
 _DEMAND = re.compile(r"바랍니다\.?\s*\(([가-힣()]+)\)|바랍니다\.?$|[(\[](?:" + "|".join(DISPOSITIONS) + r")[^)\]]{0,10}[)\]]+\s*$")

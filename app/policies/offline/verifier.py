@@ -29,21 +29,19 @@ def _norm(text: str) -> str:
 
 
 def shown_with(d: Doc) -> str:
-    """A passage with what the answer shows beside it: heading, finding and report titles,
-    institutions, dispositions (a card's '과학기술정보통신부' is checked against these)."""
-    meta = [d.get("heading") or "", d.get("finding_title") or "", d.get("report_title") or ""]
-    return "\n".join([*meta, *(d.get("institutions") or []), *(d.get("dispositions") or []), d["text"]])
+    """What the answer shows beside a passage: finding and report titles, institutions,
+    dispositions (a card's '과학기술정보통신부' is checked against these)."""
+    meta = [d.get("finding_title") or "", d.get("report_title") or ""]
+    return "\n".join([*meta, *(d.get("institutions") or []), *(d.get("dispositions") or [])])
 
 
 def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
-    best = 0.0
-    for d in cited:
-        context = shown_with(d)
-        if quote and _norm(quote) in _norm(context):
-            return 1.0
-        terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
-        best = max(best, coverage(terms, key_terms(context)))
-    return best
+    """1.0 when the sentence's quote is in a cited passage (its heading and text) or beside it
+    (``shown_with``); else the best share of the sentence's key terms found there."""
+    if quote and any(_norm(quote) in _norm(f"{d.get('heading', '')}{d['text']}") or _norm(quote) in _norm(shown_with(d)) for d in cited):
+        return 1.0
+    terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
+    return max((coverage(terms, key_terms(f"{d.get('heading', '')}\n{d['text']}") | key_terms(shown_with(d))) for d in cited), default=0.0)
 
 
 def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None) -> Verification:
