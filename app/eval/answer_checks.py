@@ -39,7 +39,13 @@ _SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
 _ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 _SOFT_ENDS = set("다음함임됨요")
 _BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
-_AUXILIARY = re.compile(r"(?:있|싶|주(?:어|었|고|기|는|지|시|게)|줄|준|왔|온|와서|오고|오던|버리|버렸|버린|놓|두었|둔|두고|두어)")
+_AUXILIARY = re.compile(r"(?:있(?:다|는|었|고|어|으|음|지|을|던|습)|싶|주(?:어|었|고|는|지|시|게)|줄\s|준\s|왔|온\s|와서|오고|오던"
+                        r"|버리|버렸|버린|놓(?:고|았|은|아)|두었|둔\s|두고|두어)")
+_CONNECTIVE_BEFORE = re.compile(r"(?:[고며여나서데만아어도]|,)$")
+"""The syllable (or comma) that closes a clause before an elided quote: '…않았고', '…하여', '…한데도'.
+Kiwi reads '검토하지 / 않았다' and '사용하게 / 되었다' as endings too, but those are one predicate."""
+_SENTENCE_START = re.compile(r"(?:[.?!]|[다음함임됨])\s+(?=\S)")
+_PAIRS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
 
 
 _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
@@ -240,7 +246,12 @@ def _elided_at_clause(quote: str, doc_text: str) -> bool:
     at = max(0, start - 14)
     if any(at + e == start for _, e in broken_words(doc_text[at : start + 12])):
         return False
-    return ends_clause(text[-40:])
+    head = text[max((m.end() for m in _SENTENCE_START.finditer(text)), default=0):]  # its sentence so far
+    if any(head.count(a) > head.count(b) for a, b in _PAIRS):  # opened inside brackets or a quotation
+        return False
+    if not _CONNECTIVE_BEFORE.search(text):
+        return False
+    return ends_clause(text[-40:-1] if text.endswith(",") else text[-40:])
 
 
 def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:

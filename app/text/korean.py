@@ -36,7 +36,7 @@ def get_kiwi() -> Kiwi:
 
 def add_user_words(words: Iterable[str], tag: str = "NNP") -> int:
     """Register proper nouns (institution names) so they stay one morpheme. Returns how many
-    were new. Clears the morpheme cache when the dictionary changes."""
+    were new. Clears the caches that read Kiwi when the dictionary changes."""
     kiwi = get_kiwi()
     added = 0
     with _lock:
@@ -48,8 +48,20 @@ def add_user_words(words: Iterable[str], tag: str = "NNP") -> int:
                 added += 1
             _user_words.add(word)
     if added:
+        global _version
+        _version += 1
         _morphemes_cached.cache_clear()
+        _ends_clause.cache_clear()
     return added
+
+
+_version = 0
+
+
+def dictionary_version() -> int:
+    """Changes whenever ``add_user_words`` adds a word: results cached on Kiwi's reading (display
+    sentences, clause ends) are keyed on it."""
+    return _version
 
 
 def _content_forms(tokens) -> list[str]:  # noqa: ANN001 - kiwipiepy Token list
@@ -130,12 +142,14 @@ BOUND_MIN_GAIN = 2.0
 _OPENERS = re.compile(r"[(\[「｢『<〈《“‘\"']")
 _COUNTED = re.compile(r"\d[\d,.]*\s*(?:[억만천]\s*)?(?:원|명|건|개|개소|일|회|대|곳|년|월|%)$")
 _ATTACHED = re.compile(
-    r"(?:(?:을|를|이|가|은|는|의|에|에서|에게|께|으로|로|과|와|도|만|씩|까지|부터|마다|간|당)(?:[^가-힣]|$)"
+    r"(?:(?:을|를|은|는|의|에|에서|에게|께|으로|로|과|와|만|씩|까지|부터|마다|간|당)(?:[^가-힣]|$)"
     r"|이었|였|이다|이며|이고|이나|이므로)"
 )
+_AMBIGUOUS = re.compile(r"[이가도](?:[^가-힣]|$)")
 """A figure with its unit closes its word ('1,781억 원 / 과대' is two words); what a line break
-cuts off after it is joined only when it is a particle or a copula that belongs to it ('2억 원 /
-을', '5명 / 에게', '3억 원 / 까지', '1년 / 간', '2억 원 / 이었다')."""
+cuts off after it is joined when it is a particle or a copula that belongs to it ('2억 원 / 을',
+'5명 / 에게', '3억 원 / 까지', '1년 / 간', '2억 원 / 이었다'); a lone 이, 가 or 도 may be a
+particle or a word of its own ('2022년 / 이 사업은'), so Kiwi decides as for any break."""
 
 
 def broken_words(text: str) -> list[tuple[int, int]]:
@@ -146,7 +160,7 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         left = " ".join(text[max(0, m.start() - 12) : m.start()].split()[-2:])  # with the word before: '사례의 경|우'
         inner = _OPENERS.split(left)[-1]  # and from a bracket or quote on: '처분(경징|계' read as '경징|계' too
         right = text[m.end() : m.end() + 12].split()[:1]
-        if right and _COUNTED.search(text[max(0, m.start() - 20) : m.start()]):
+        if right and _COUNTED.search(text[max(0, m.start() - 20) : m.start()]) and not _AMBIGUOUS.match(right[0]):
             if _ATTACHED.match(right[0]):
                 out.append((m.start(), m.end()))
             continue

@@ -102,6 +102,15 @@ def test_a_long_problem_sentence_is_shown_by_its_end_from_a_clause():
     assert not quotes.sentences(quoted, max_chars=64, tail=True)[0].text.startswith("공사 기간을")
     aux = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "관리대장이 방치되어 있는 등 그 결과 가람군은 19억여 원을 들인 홍보관을 빵집으로만 사용하게 되었다."
     assert not quotes.sentences(aux, max_chars=70, tail=True)[0].text.startswith("있는")
+    # a noun that starts like an auxiliary ('준공검사') does not stop an excerpt; a comma in a list is no clause end
+    noun_aux = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "공사를 변경하였고 준공검사를 거치지 않은 채 사업을 마쳐 예산을 낭비하였다."
+    assert quotes.sentences(noun_aux, max_chars=80, tail=True)[0].text.startswith("준공검사를")
+    listed = "그런데 가람군은 " + "서류를 확인하지 않은 채 " * 6 + "서울특별시 강남구, 영등포구, 관악구 및 동작구를 표본으로 선정하여 분석하였다."
+    assert not quotes.sentences(listed, max_chars=80, tail=True)[0].text.startswith(("영등포구", "관악구"))
+    # a head cut does not stop inside a quotation
+    said = ("담당자는 관련 서류와 계약 내용 및 정산 자료를 꼼꼼하게 검토하지 않았고, 관계 기관은 ‘공사를 즉시 중단하고, "
+            "안전 대책을 마련하고, 예산을 다시 확보하여 보고하라’고 요구하였다.")
+    assert quotes.sentences(said, max_chars=90)[0].text == "담당자는 관련 서류와 계약 내용 및 정산 자료를 꼼꼼하게 검토하지 않았고"
     # a line break that cut a word ('고 / 려해') is no clause boundary
     wrapped = ("그리고 감사 인력‧기간의 한계 등을 고\n려해 분석대상 지역은 과거 집중호우 시 침수피해가 자주 발생하였던 서울특별시 강남구와 "
                "안양천과 도림천이 합류하고 저지대·평지가 많아 침수피해에 취약할 것으로 예상되는 서울특별시 영등포구를 표본으로 선정하였다.")
@@ -122,6 +131,8 @@ def test_a_head_cut_keeps_its_whole_ending_and_a_footnote_ends_at_its_line():
     for carried in ("8) 관련 내용은 기존 지침과 비교하여 등 다\n양한 조치가 있다.", "8) 관련 사항은 지침에 포함\n되어 있고, 이러한 조치는 미흡하였다.",
                     "8) 관련 시행자는 별도 법인임\n은 신속하게 감차보상 업무를 처리하였다."):
         assert len(quotes.sentences(carried)) == 1, carried
+    # '하지만' opens body text of its own
+    assert len(quotes.sentences("8) 이 사업은 국비로 지원된 사업임\n하지만 가람군은 협약을 취소하는 등의 조치를 하지 않았다.")) == 2
 
 
 def test_a_particle_a_line_break_moved_off_its_bracket_stays_with_its_sentence():

@@ -84,6 +84,14 @@ def test_an_elision_is_debris_unless_it_opens_at_a_clause():
     assert any("elision" in f for f in chk.artefacts('문제점: "…려해 분석대상 지역은 강남구로 선정하였다." [1]', [cut]))
     aux = {"finding_id": "R-F01", "text": "관리대장이 방치되어 있는 등 업무를 소홀히 하였다."}
     assert any("elision" in f for f in chk.artefacts('문제점: "…있는 등 업무를 소홀히 하였다." [1]', [aux]))
+    # one predicate ('검토하지 / 않았고'), inside a quotation, inside a list ('강남구, / 관악구') are no clause ends;
+    # a noun that starts like an auxiliary ('준공검사') is no auxiliary
+    more = {"finding_id": "R-F01", "text": ("가람군은 서류를 검토하지 않았고 관리대장도 작성하지 않았다. 담당자는 ‘공사를 중단하고, 공사 기간을 "
+                                            "연장해야 한다’라고 회신하였다. 변경하였고 준공검사를 거치지 않은 채 사업을 마쳤다. "
+                                            "서울특별시 강남구, 관악구 및 동작구를 표본으로 선정하였다.")}
+    for bad in ("…않았고 관리대장도 작성하지 않았다.", "…공사 기간을 연장해야 한다’라고 회신하였다.", "…관악구 및 동작구를 표본으로 선정하였다."):
+        assert any("elision" in f for f in chk.artefacts(f'문제점: "{bad}" [1]', [more])), bad
+    assert chk.artefacts('문제점: "…준공검사를 거치지 않은 채 사업을 마쳤다." [1]', [more]) == []
     # quotation marks inside a quote (shown as ‘ ’) do not hide where it opens
     marks = {"finding_id": "R-F01", "text": "담당자는 “도시재생법” 제2조를 검토하지 않았다."}
     assert any("mid-sentence" in f for f in chk.artefacts('문제점: "자는 ‘도시재생법’ 제2조를 검토하지 않았다." [1]', [marks]))

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
-from app.text.korean import broken_words, ends_clause, join_broken_lines
+from app.text.korean import broken_words, dictionary_version, ends_clause, join_broken_lines
 from graph.vocab import DISPOSITIONS
 
 MAX_CHARS = 170
@@ -60,14 +60,13 @@ def fold(text: str) -> str:
 _FOLD = str.maketrans({c: "'" for c in "“”‘’\"'"})
 
 
-_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣])\s+(?=(?:에|의|을|를|은|는|이|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
+_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'])[ \t]*\n\s*(?=(?:에|의|을|를|은|는|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
 """'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket."""
 
 
 def clean(text: str) -> str:
-    text = join_broken_lines(text).translate(QUOTE_MARKS)
+    text = join_broken_lines(_PARTICLE_AFTER_BRACKET.sub("", text)).translate(QUOTE_MARKS)
     text = _MASK_GAP.sub("", text)
-    text = _PARTICLE_AFTER_BRACKET.sub("", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -95,6 +94,8 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
             at = max(0, m.start() - 12)
             if any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12])):
                 return False
+        if m.group().startswith(","):  # a comma closes a clause only after an ending, not in a list ('강남구, 관악구')
+            return ends_clause(text[max(start, m.start() - 40) : m.start()])
         return ends_clause(text[max(start, m.start() - 40) : m.end()])
 
     if tail:
@@ -102,7 +103,7 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
             if m.end() >= end - max_chars and _outside_brackets(text[start : m.end()]) and clause(m):
                 return m.end(), end
     cuts = [m for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars)]
-    cut = next((m for m in reversed(cuts) if clause(m)), None)
+    cut = next((m for m in reversed(cuts) if _outside_brackets(text[start : m.end()]) and clause(m)), None)
     if cut:
         end = cut.end()
     else:
@@ -113,9 +114,10 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
     return start, end
 
 
-_AUXILIARY = re.compile(r"(?:있|싶|주(?:어|었|고|기|는|지|시|게)|줄|준|왔|온|와서|오고|오던|버리|버렸|버린|놓|두었|둔|두고|두어)")
+_AUXILIARY = re.compile(r"(?:있(?:다|는|었|고|어|으|음|지|을|던|습)|싶|주(?:어|었|고|는|지|시|게)|줄\s|준\s|왔|온\s|와서|오고|오던"
+                        r"|버리|버렸|버린|놓(?:고|았|은|아)|두었|둔\s|두고|두어)")
 """An auxiliary verb after a connective ('되어 있는', '하고 있다', '제시하여 줄', '방치하여 왔으나'):
-the same predicate, no clause."""
+the same predicate, no clause. Whole forms, so '준공검사', '온라인', '주기적' are no auxiliaries."""
 _BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
 """A clause that opens with a particle: the name before it was masked ('와 위·수탁 협약을')."""
 
@@ -126,7 +128,7 @@ _PAIRS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
 def _outside_brackets(head: str) -> bool:
     """No bracket or quotation is left open at the end of ``head`` ('(위탁기간 3년, 2022. …' and
     '‘…연장해야 한다’라고' are no clause ends)."""
-    return all(head.count(a) <= head.count(b) for a, b in _PAIRS)
+    return all(head.count(a) <= head.count(b) for a, b in _PAIRS) and head.count('"') % 2 == 0
 
 
 _ENDS = set(".?!:;)]」』>○□■●◦▪-·※")
@@ -154,7 +156,7 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 _FOOTNOTE_LINE = re.compile(r"\d{1,3}\)\s")
 _FOOTNOTE_END = re.compile(r"[음함임됨다]\.?[ \t]*\n")
-_CONTINUES = re.compile(r"(?:되(?:어|었|는|지|고)|하(?:여|였|고|는|지|며)|[된한할해]\s|까지|부터)")
+_CONTINUES = re.compile(r"(?:되(?:어|었|는|지|고)|하(?:여|였|고|는|지(?!만)|며)|[된한할해]\s|까지|부터)")
 """A line that carries on the one before ('포함 / 되어', '…없음 / 하여 …'), not body text after a footnote."""
 
 
@@ -198,13 +200,14 @@ def spans(text: str) -> list[tuple[int, int]]:
 def sentences(text: str, max_chars: int = MAX_CHARS, tail: bool = False) -> list[Quote]:
     """The chunk's sentences as display quotes, in order (short fragments skipped), each cut at a
     clause boundary to ``max_chars`` (``_trim``: its head, or with ``tail`` its end)."""
-    return list(_sentences(text, max_chars, tail))
+    return list(_sentences(text, max_chars, tail, dictionary_version()))
 
 
 @lru_cache(maxsize=4096)
-def _sentences(text: str, max_chars: int, tail: bool) -> tuple[Quote, ...]:
+def _sentences(text: str, max_chars: int, tail: bool, version: int) -> tuple[Quote, ...]:
     """``sentences``, kept: one answer reads a passage for several sections and cards, and a
-    thread reads the same passages turn after turn."""
+    thread reads the same passages turn after turn (``version``: Kiwi's dictionary, which decides
+    where words were cut)."""
     out = []
     for s, e in spans(text):
         s0 = s + (m.end() if (m := _LEAD.match(text[s:e])) else 0)

@@ -38,10 +38,10 @@ def shown_with(d: Doc) -> str:
 def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     """1.0 when the sentence's quote is in a cited passage (its heading and text) or beside it
     (``shown_with``); else the best share of the sentence's key terms found there."""
-    if quote and any(_norm(quote) in _norm(f"{d.get('heading', '')}{d['text']}") or _norm(quote) in _norm(shown_with(d)) for d in cited):
+    if quote and any(_norm(quote) in _norm(f"{(d.get('heading') or '')}{d['text']}") or _norm(quote) in _norm(shown_with(d)) for d in cited):
         return 1.0
     terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
-    return max((coverage(terms, key_terms(f"{d.get('heading', '')}\n{d['text']}") | key_terms(shown_with(d))) for d in cited), default=0.0)
+    return max((coverage(terms, key_terms(f"{(d.get('heading') or '')}\n{d['text']}") | key_terms(shown_with(d))) for d in cited), default=0.0)
 
 
 def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None) -> Verification:
@@ -60,7 +60,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     evidence_terms = key_terms(" ".join(s.text for s in answer.sentences))
     for d in cited_docs:  # the finding's institutions count: '곡성군의회 지적사항' is answered by its findings
-        evidence_terms |= key_terms(f"{d.get('heading', '')}\n{d['text']}\n{' '.join(d.get('institutions') or [])}")
+        evidence_terms |= key_terms(f"{(d.get('heading') or '')}\n{d['text']}\n{' '.join(d.get('institutions') or [])}")
     utility = coverage(q_terms, evidence_terms) if q_terms else (1.0 if cited_docs else 0.0)
     missing = missing_facet(question, answer, cited_docs)
     grounded = not unsupported
