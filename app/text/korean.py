@@ -190,6 +190,9 @@ def _ends_clause(tail: str) -> bool:
     tokens = get_kiwi().tokenize(tail)
     if len(tokens) >= 2 and tokens[-1].tag == "JX" and tokens[-2].tag.startswith("EC"):  # '…한데도', '…받고도'
         return True
+    rest = tokens[:-1] if tokens and tokens[-1].tag == "JX" else tokens
+    if len(rest) >= 2 and rest[-1].form == "데" and rest[-1].tag == "NNB" and rest[-2].tag == "ETM":  # '…없는데(도)' read as 는 + 데
+        return True
     return bool(tokens) and tokens[-1].tag.startswith(_CLAUSE_TAGS)
 
 

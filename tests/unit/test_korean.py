@@ -53,5 +53,5 @@ def test_line_breaks_that_cut_a_word_are_found_and_joined():
 
 
 def test_a_clause_ends_on_an_ending_or_punctuation_not_on_a_noun():
-    assert all(ends_clause(t) for t in ("검토하지 않았고", "하였으나", "받고도,", "불분명한데도", "적발되어", "있음)"))
+    assert all(ends_clause(t) for t in ("검토하지 않았고", "하였으나", "받고도,", "불분명한데도", "차이가 없는데도", "적발되어", "있음)"))
     assert not any(ends_clause(t) for t in ("국고", "입찰공고", "보고서", "계약서", "배수펌프나", "그리고"))
