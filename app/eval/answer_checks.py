@@ -21,7 +21,15 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.text.korean import broken_words, ends_clause, morphemes
+from app.text.korean import (
+    AUXILIARY,
+    BARE_PARTICLE,
+    brackets_open,
+    broken_words,
+    cuts_word,
+    ends_clause,
+    morphemes,
+)
 
 SUPPORT_MIN_COVERAGE = 0.6
 NUGGET_PARTIAL_MIN_COS = 0.96
@@ -38,14 +46,10 @@ _MASK_DEBRIS = re.compile(r"○\s+○|[가-힣]○\s+[가-힣]|○{4,}")
 _SENTENCE_END_BEFORE = set(".?!:;)]」』>○□■●◦▪-·※")
 _ITEM_START = re.compile(r"^\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 _SOFT_ENDS = set("다음함임됨요")
-_BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
-_AUXILIARY = re.compile(r"(?:있(?:다|는|었|고|어|으|음|지|을|던|습)|싶|주(?:어|었|고|는|지|시|게)|줄\s|준\s|왔|온\s|와서|오고|오던"
-                        r"|버리|버렸|버린|놓(?:고|았|은|아)|두었|둔\s|두고|두어)")
 _CONNECTIVE_BEFORE = re.compile(r"(?:[고며여나서데만아어도]|,)$")
 """The syllable (or comma) that closes a clause before an elided quote: '…않았고', '…하여', '…한데도'.
 Kiwi reads '검토하지 / 않았다' and '사용하게 / 되었다' as endings too, but those are one predicate."""
 _SENTENCE_START = re.compile(r"(?:[.?!]|[다음함임됨])\s+(?=\S)")
-_PAIRS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
 
 
 _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
@@ -237,17 +241,15 @@ def _elided_at_clause(quote: str, doc_text: str) -> bool:
     (…하고, …하며, …하여, …하는데, …되어, …않아), not a noun ('국고 / 보조금이'); it does not open
     with a particle whose noun was cut off ('와 위·수탁 …'), with an auxiliary verb that continues
     the predicate ('되어 / 있는'), or with the rest of a word a line break cut ('고 / 려해')."""
-    if _BARE_PARTICLE.match(quote) or _AUXILIARY.match(quote):
+    if BARE_PARTICLE.match(quote) or AUXILIARY.match(quote):
         return False
     before = _preceding(quote, doc_text)
     if before is None:
         return True
     text, _, start = before
-    at = max(0, start - 14)
-    if any(at + e == start for _, e in broken_words(doc_text[at : start + 12])):
+    if cuts_word(doc_text, len(text), start):  # the line break before the quote cut a word ('고 / 려해')
         return False
-    head = text[max((m.end() for m in _SENTENCE_START.finditer(text)), default=0):]  # its sentence so far
-    if any(head.count(a) > head.count(b) for a, b in _PAIRS):  # opened inside brackets or a quotation
+    if brackets_open(text[max((m.end() for m in _SENTENCE_START.finditer(text)), default=0):]):  # its sentence so far
         return False
     if not _CONNECTIVE_BEFORE.search(text):
         return False
@@ -271,7 +273,7 @@ def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
             found.append(f"footnote opens quote: '{q[:20]}'")
         elif raw.startswith("…") and holding and not any(_elided_at_clause(q, t) for t in holding):
             found.append(f"elision not at a clause: '{q[:20]}'")
-        elif not raw.startswith("…") and _HANGUL.search(q[:3]) and (_BARE_PARTICLE.match(q) or any(_starts_mid_sentence(q, t) for t in holding)):
+        elif not raw.startswith("…") and _HANGUL.search(q[:3]) and (BARE_PARTICLE.match(q) or any(_starts_mid_sentence(q, t) for t in holding)):
             found.append(f"mid-sentence quote: '{q[:20]}'")
     for m in _MASK_DEBRIS.finditer(text):
         found.append(f"mask debris: '{m.group(0)}'")

@@ -171,6 +171,28 @@ def broken_words(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def cuts_word(text: str, start: int, end: int) -> bool:
+    """Whether a line break in ``text[start:end]`` cuts a word in two (``broken_words``, read with
+    a few characters of context on each side)."""
+    at = max(0, start - 12)
+    return any(start <= at + s < end for s, _ in broken_words(text[at : end + 12]))
+
+
+AUXILIARY = re.compile(r"(?:있(?:다|는|었|고|어|으|음|지|을|던|습)|싶|주(?:어|었|고|는|지|시|게)|줄\s|준\s|왔|온\s|와서|오고|오던"
+                       r"|버리|버렸|버린|놓(?:고|았|은|아)|두었|둔\s|두고|두어)")
+"""An auxiliary verb after a connective ('되어 있는', '하고 있다', '제시하여 줄', '방치하여 왔으나'):
+the same predicate, no new clause. Whole forms, so '준공검사', '온라인', '주기적' are no auxiliaries."""
+BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
+"""Text that opens with a particle: the noun before it was cut off or masked ('와 위·수탁 협약을')."""
+_BRACKETS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
+
+
+def brackets_open(text: str) -> bool:
+    """Whether ``text`` leaves a bracket or a quotation open ('(위탁기간 3년, 2022. …', '‘…연장해야
+    한다')."""
+    return any(text.count(a) > text.count(b) for a, b in _BRACKETS) or text.count('"') % 2 == 1
+
+
 _CLAUSE_TAGS = ("EC", "EF", "SF", "SP", "SS", "SO", "SW")
 """What may close the text before an excerpt's opening: a connective or final ending, or
 punctuation (Kiwi tags)."""

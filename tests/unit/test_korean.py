@@ -1,6 +1,8 @@
 from app.text.korean import (
     add_user_words,
+    brackets_open,
     broken_words,
+    cuts_word,
     ends_clause,
     join_broken_lines,
     morphemes,
@@ -55,3 +57,11 @@ def test_line_breaks_that_cut_a_word_are_found_and_joined():
 def test_a_clause_ends_on_an_ending_or_punctuation_not_on_a_noun():
     assert all(ends_clause(t) for t in ("검토하지 않았고", "하였으나", "받고도,", "불분명한데도", "차이가 없는데도", "적발되어", "있음)"))
     assert not any(ends_clause(t) for t in ("국고", "입찰공고", "보고서", "계약서", "배수펌프나", "그리고"))
+
+
+def test_where_a_line_break_cuts_a_word_and_whether_a_bracket_is_left_open():
+    text = "한계 등을 고\n려해 분석대상을 정하고\n분석하였다."
+    assert cuts_word(text, text.index("고\n"), text.index("려해"))
+    assert not cuts_word(text, text.index("하고\n") + 2, text.index("분석하였다"))
+    assert brackets_open("관계 기관은 ‘공사를 중단하고,") and brackets_open("(위탁기간 3년, 2022.")
+    assert not brackets_open("‘공사를 중단하라’고 요구하였고,") and not brackets_open("｢관광진흥법｣에 따르면")

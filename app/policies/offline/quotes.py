@@ -13,7 +13,15 @@ from functools import lru_cache
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
-from app.text.korean import broken_words, dictionary_version, ends_clause, join_broken_lines
+from app.text.korean import (
+    AUXILIARY,
+    BARE_PARTICLE,
+    brackets_open,
+    cuts_word,
+    dictionary_version,
+    ends_clause,
+    join_broken_lines,
+)
 from graph.vocab import DISPOSITIONS
 
 MAX_CHARS = 170
@@ -84,26 +92,25 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
         end = len(text[: inside.start()].rstrip())
     if end - start <= max_chars:
         return start, end
+
     def clause(m: re.Match[str]) -> bool:
         """A clause ends here: not before an auxiliary verb ('되어 / 있는' is one predicate) or a
         particle whose noun was masked ('믿고 / 와 협약을'), not at a line break that cut a word ('고 /
         려해'), and Kiwi reads an ending or punctuation before it, not a noun ('국고', '보고서')."""
-        if _AUXILIARY.match(text, m.end()) or _BARE_PARTICLE.match(text, m.end()):
+        if AUXILIARY.match(text, m.end()) or BARE_PARTICLE.match(text, m.end()):
             return False
-        if "\n" in m.group():
-            at = max(0, m.start() - 12)
-            if any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12])):
-                return False
+        if "\n" in m.group() and cuts_word(text, m.start(), m.end()):
+            return False
         if m.group().startswith(","):  # a comma closes a clause only after an ending, not in a list ('강남구, 관악구')
             return ends_clause(text[max(start, m.start() - 40) : m.start()])
         return ends_clause(text[max(start, m.start() - 40) : m.end()])
 
     if tail:
         for m in _CLAUSE_END.finditer(text, max(start, end - max_chars - 8), end - 30):
-            if m.end() >= end - max_chars and _outside_brackets(text[start : m.end()]) and clause(m):
+            if m.end() >= end - max_chars and not brackets_open(text[start : m.end()]) and clause(m):
                 return m.end(), end
-    cuts = [m for m in _CLAUSE_END.finditer(text, start + 40, start + max_chars)]
-    cut = next((m for m in reversed(cuts) if _outside_brackets(text[start : m.end()]) and clause(m)), None)
+    cuts = list(_CLAUSE_END.finditer(text, start + 40, start + max_chars))
+    cut = next((m for m in reversed(cuts) if not brackets_open(text[start : m.end()]) and clause(m)), None)
     if cut:
         end = cut.end()
     else:
@@ -112,23 +119,6 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
             end -= 1
     end = len(text[:end].rstrip(" ,\n\t"))
     return start, end
-
-
-_AUXILIARY = re.compile(r"(?:있(?:다|는|었|고|어|으|음|지|을|던|습)|싶|주(?:어|었|고|는|지|시|게)|줄\s|준\s|왔|온\s|와서|오고|오던"
-                        r"|버리|버렸|버린|놓(?:고|았|은|아)|두었|둔\s|두고|두어)")
-"""An auxiliary verb after a connective ('되어 있는', '하고 있다', '제시하여 줄', '방치하여 왔으나'):
-the same predicate, no clause. Whole forms, so '준공검사', '온라인', '주기적' are no auxiliaries."""
-_BARE_PARTICLE = re.compile(r"(?:와|과|가|을|를|은|는|의|에|에게|로|으로|도)\s")
-"""A clause that opens with a particle: the name before it was masked ('와 위·수탁 협약을')."""
-
-
-_PAIRS = ("()", "[]", "‘’", "“”", "｢｣", "「」", "『』")
-
-
-def _outside_brackets(head: str) -> bool:
-    """No bracket or quotation is left open at the end of ``head`` ('(위탁기간 3년, 2022. …' and
-    '‘…연장해야 한다’라고' are no clause ends)."""
-    return all(head.count(a) <= head.count(b) for a, b in _PAIRS) and head.count('"') % 2 == 0
 
 
 _ENDS = set(".?!:;)]」』>○□■●◦▪-·※")
@@ -165,12 +155,8 @@ def _footnote_end(text: str, start: int, end: int) -> re.Match[str] | None:
     that is followed by a line of its own, not by the rest of a word a line break cut ('등 다 /
     양한'), a particle ('…음 / 은 신속하게') or a continuation ('포함 / 되어')."""
     for m in _FOOTNOTE_END.finditer(text, start, end):
-        if _BARE_PARTICLE.match(text, m.end()) or _CONTINUES.match(text, m.end()):
-            continue
-        at = max(0, m.start() - 12)
-        if any(m.start() <= at + w < m.end() for w, _ in broken_words(text[at : m.end() + 12])):
-            continue
-        return m
+        if not (BARE_PARTICLE.match(text, m.end()) or _CONTINUES.match(text, m.end()) or cuts_word(text, m.start(), m.end())):
+            return m
     return None
 
 
@@ -181,7 +167,7 @@ def spans(text: str) -> list[tuple[int, int]]:
     own."""
     out: list[tuple[int, int]] = []
     for s, e in sentence_spans(text):
-        if out and (not _opens_sentence(text, s) or _BARE_PARTICLE.match(text, s)):  # '…공고”(2023. 1. 16.) / 에 따르면
+        if out and (not _opens_sentence(text, s) or BARE_PARTICLE.match(text, s)):  # '…공고”(2023. 1. 16.) / 에 따르면
             out[-1] = (out[-1][0], e)
         else:
             out.append((s, e))

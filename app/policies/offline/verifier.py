@@ -2,11 +2,12 @@
 
 Hallucination: each sentence must be supported by a passage it cites: its quote found
 verbatim (whitespace-insensitive) in the passage or what is shown beside it (heading, titles,
-institutions, dispositions), or, failing a quote, most of its key terms present there. Utility: the answer and its cited evidence
-cover the question's problem pattern (its key terms), and give what the kind of question asks
-for (legal basis: a 관계 법령·판단기준 passage or a law article; actions: a 조치할 사항 passage;
-disposition level: a disposition named). Confidence is support x utility x the relevance the
-grader gave the cited findings, so quotes that match an unrelated finding do not score high.
+institutions, dispositions), or, failing a quote, most of its key terms present there.
+Utility: the answer and its cited evidence cover the question's problem pattern (its key
+terms), and give what the kind of question asks for (legal basis: a 관계 법령·판단기준 passage or
+a law article; actions: a 조치할 사항 passage; disposition level: a disposition named).
+Confidence is support x utility x the relevance the grader gave the cited findings, so quotes
+that match an unrelated finding do not score high.
 """
 
 from __future__ import annotations
@@ -38,10 +39,11 @@ def shown_with(d: Doc) -> str:
 def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     """1.0 when the sentence's quote is in a cited passage (its heading and text) or beside it
     (``shown_with``); else the best share of the sentence's key terms found there."""
-    if quote and any(_norm(quote) in _norm(f"{(d.get('heading') or '')}{d['text']}") or _norm(quote) in _norm(shown_with(d)) for d in cited):
+    passages = [(f"{d.get('heading') or ''}\n{d['text']}", shown_with(d)) for d in cited]
+    if quote and any(_norm(quote) in _norm(p) or _norm(quote) in _norm(beside) for p, beside in passages):
         return 1.0
     terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
-    return max((coverage(terms, key_terms(f"{(d.get('heading') or '')}\n{d['text']}") | key_terms(shown_with(d))) for d in cited), default=0.0)
+    return max((coverage(terms, key_terms(p) | key_terms(beside)) for p, beside in passages), default=0.0)
 
 
 def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None) -> Verification:
