@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from app.text.footnotes import footnote_marks, without_footnote_marks
 from app.text.korean import (
     AUXILIARY,
     BARE_PARTICLE,
@@ -56,9 +57,10 @@ _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
 
 
 def squash(text: str) -> str:
-    """Text without any whitespace, lowercased, every quote mark one character: PDF text loses
-    or adds spaces at random, and an answer may show a passage's “ ” as ‘ ’."""
-    return _WS.sub("", text or "").lower().translate(_QUOTE_MARKS)
+    """Text without any whitespace or footnote reference marks, lowercased, every quote mark one
+    character: PDF text loses or adds spaces at random, an answer may show a passage's “ ” as ‘ ’
+    and leave out its footnote references ('않아12) 환자가')."""
+    return _WS.sub("", without_footnote_marks(text or "")).lower().translate(_QUOTE_MARKS)
 
 
 def contains(haystack: str, needle: str) -> bool:
@@ -202,13 +204,15 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
 def _preceding(quote: str, doc_text: str) -> tuple[str, bool, int] | None:
     """Where the whole quote occurs in the passage (its opening words may occur earlier in
     another sentence): the text before it, whether a line break lies between, and the quote's
-    start; None when the quote opens the passage or is not found."""
+    start; None when the quote opens the passage or is not found. Footnote marks are not text:
+    the text before '…환자가 없자' in '않아12) 환자가 없자' ends at '않아'."""
     q = squash(quote)
     if not q:
         return None
     flat, index = [], []
+    marks = {i for s, e in footnote_marks(doc_text) for i in range(s, e)}
     for i, ch in enumerate(doc_text):
-        if not ch.isspace():
+        if not ch.isspace() and i not in marks:
             flat.append(squash(ch))
             index.append(i)
     pos = "".join(flat).find(q)
@@ -216,7 +220,7 @@ def _preceding(quote: str, doc_text: str) -> tuple[str, bool, int] | None:
         return None
     j = index[pos] - 1
     newline = False
-    while j >= 0 and doc_text[j].isspace():
+    while j >= 0 and (doc_text[j].isspace() or j in marks):
         newline |= doc_text[j] == "\n"
         j -= 1
     return (doc_text[: j + 1], newline, index[pos]) if j >= 0 else None
@@ -258,7 +262,7 @@ def _elided_at_clause(quote: str, doc_text: str) -> bool:
 
 def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
     """PDF extraction debris in the displayed text: words split by a line break, a footnote
-    marker opening a quote, a quote that starts mid-sentence unmarked (or marked by an ellipsis
+    marker opening a quote, a footnote reference inside the text ('않아12) 환자가'), a quote that starts mid-sentence unmarked (or marked by an ellipsis
     but not at a clause boundary), masked-name debris."""
     found: list[str] = []
     docs = list(docs)
@@ -275,6 +279,8 @@ def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
             found.append(f"elision not at a clause: '{q[:20]}'")
         elif not raw.startswith("…") and _HANGUL.search(q[:3]) and (BARE_PARTICLE.match(q) or any(_starts_mid_sentence(q, t) for t in holding)):
             found.append(f"mid-sentence quote: '{q[:20]}'")
+    for s, e in footnote_marks(text):
+        found.append(f"footnote reference: '{text[max(0, s - 6) : e]}'")
     for m in _MASK_DEBRIS.finditer(text):
         found.append(f"mask debris: '{m.group(0)}'")
     return list(dict.fromkeys(found))

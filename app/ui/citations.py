@@ -1,8 +1,9 @@
 """A cited quote located in its passage and rendered as HTML with the span marked.
 
 The quote is an exact span of the passage up to whitespace (the chunker keeps slices of the
-source; the analyst may join lines), so it is searched first as is, then with any run of
-whitespace matching any other. Short quotes taken from the heading (a finding's title) are
+source; the analyst may join lines, show a passage's “ ” as ‘ ’ and leave out footnote
+references such as '않아12)'), so it is searched first as is, then with whitespace, any quote
+mark for any other and footnote references allowed between its characters. Short quotes taken from the heading (a finding's title) are
 looked up in the heading."""
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ class Located:
         return self.end > self.start
 
 
+_QUOTE_MARKS = "“”‘’\"'"
+_QUOTE_CLASS = f"[{re.escape(_QUOTE_MARKS)}]"
+_GAP = r"(?:\s|(?<=[^\s\d(])\d{1,3}\))*"
+
+
 def locate(text: str, quote: str) -> Located:
     """Where QUOTE is in TEXT (start == end == 0 when it is not there)."""
     quote = (quote or "").strip()
@@ -30,8 +36,7 @@ def locate(text: str, quote: str) -> Located:
         return Located(text, 0, 0)
     if (i := text.find(quote)) >= 0:
         return Located(text, i, i + len(quote))
-    words = quote.split()
-    pattern = r"\s*".join(r"\s*".join(re.escape(ch) for ch in w) for w in words)
+    pattern = _GAP.join(_QUOTE_CLASS if ch in _QUOTE_MARKS else re.escape(ch) for ch in "".join(quote.split()))
     if m := re.search(pattern, text):
         return Located(text, m.start(), m.end())
     return Located(text, 0, 0)

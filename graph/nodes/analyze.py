@@ -6,6 +6,7 @@ findings set aside by grading cited as references only."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -31,20 +32,24 @@ def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:
 
 
 _QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
+_REFERENCE_MARK = re.compile(r"(?<=[^\s\d(])\d{1,3}\)")
+"""A footnote reference after a word ('않아12) 환자가'), which display quotes leave out."""
 
 
 def locate(quote: str, text: str) -> list[int] | None:
     """[start, end) of ``quote`` in ``text``, whitespace and the kind of quote mark ignored
-    (display quotes join words a PDF line break split, and show inner “ ” as ‘ ’); None when it
-    is not there."""
+    (display quotes join words a PDF line break split, and show inner “ ” as ‘ ’), and failing
+    that footnote references too; None when it is not there."""
     target = "".join(quote.split()).translate(_QUOTE_MARKS)
     if not target:
         return None
-    index = [i for i, ch in enumerate(text) if not ch.isspace()]
-    pos = "".join(text[i] for i in index).translate(_QUOTE_MARKS).find(target)
-    if pos < 0:
-        return None
-    return [index[pos], index[pos + len(target) - 1] + 1]
+    marks = {i for m in _REFERENCE_MARK.finditer(text) for i in range(m.start(), m.end())}
+    for skipped in (set(), marks):
+        index = [i for i, ch in enumerate(text) if not ch.isspace() and i not in skipped]
+        pos = "".join(text[i] for i in index).translate(_QUOTE_MARKS).find(target)
+        if pos >= 0:
+            return [index[pos], index[pos + len(target) - 1] + 1]
+    return None
 
 
 def citations(answer: AnalystAnswer, docs: list[Doc]) -> list[dict[str, Any]]:

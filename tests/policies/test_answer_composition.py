@@ -195,6 +195,20 @@ def test_locate_maps_a_repaired_quote_to_its_exact_span():
     assert locate("없는 문장", text) is None
 
 
+def test_a_footnote_reference_inside_a_sentence_is_left_out_and_the_quote_still_checks():
+    text = ("곡성군은 공보의 AI가 침술 처방을 하지 않아12) 환자가 없자13) 진료시간에 관사에 머물면서\n"
+            "근무지를 이탈하였는데도 이를 인정89)하였다. 한편 ｢관광진흥법｣ 제48조의10)에 따른 인증을 받았다.")
+    shown = [q.text for q in quotes.sentences(text)]
+    assert shown[0] == ("곡성군은 공보의 AI가 침술 처방을 하지 않아 환자가 없자 진료시간에 관사에 머물면서 "
+                        "근무지를 이탈하였는데도 이를 인정하였다.")
+    assert "제48조의10)에" in shown[1]  # an article number is no footnote
+    start, end = locate(shown[0], text)
+    assert text[start:end].startswith("곡성군은") and text[start:end].endswith("인정89)하였다.")
+    d = {**doc(1, "F1"), "section": "problems", "text": text}
+    assert verifier.support(f'"{shown[0]}" [1]', shown[0], [d]) == 1.0
+    assert supported(f'문제점: "{shown[0]}" [1]', [d], "공보의 복무 사례")
+
+
 def _finding_docs() -> list[dict]:
     base = doc(1, "F1")
     return [

@@ -56,6 +56,16 @@ def test_artefacts_are_found_in_what_the_auditor_reads():
     assert clean == []
 
 
+def test_a_footnote_reference_is_debris_and_a_quote_that_leaves_it_out_still_matches():
+    d = {**DOCS[2], "text": "공보의가 침술 처방을 하지 않아12) 환자가 없자13) 진료시간에 관사에 머물렀다."}
+    found = chk.artefacts('문제점: "공보의가 침술 처방을 하지 않아12) 환자가 없자" [1]', [d])
+    assert any("footnote reference" in f for f in found)
+    shown = '문제점: "…환자가 없자 진료시간에 관사에 머물렀다." [1]'
+    assert chk.artefacts(shown, [d]) == []
+    assert chk.supported(shown, [d], "공보의 사례")
+    assert chk.artefacts('근거: "｢관광진흥법｣ 제48조의10)에 따른 인증" [1]', [d]) == []
+
+
 def test_recommended_disposition_and_law_recall():
     text = "선례 3건 중 2건이 주의였습니다.\n권고: 이 사안에는 통보보다 주의 요구가 적절합니다 (판단은 감사인의 몫)."
     assert chk.recommended_disposition(text, ["주의", "통보", "징계"]) == "주의"

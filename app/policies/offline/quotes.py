@@ -1,8 +1,10 @@
 """Quotes an auditor can read and a verifier can check: a sentence of a stored chunk, repaired for
 display (line-break word splits joined with Kiwi's spacing, footnote markers and list marks cut
-from its start, masked-name debris closed up), cut at a clause boundary when long. Every repair
-only removes whitespace or trims the ends, so the quote still occurs in the chunk (whitespace
-aside) and ``span`` gives its exact place there.
+from its start, footnote reference marks inside it removed ('않아12) 환자가' shows as '않아 환자가'),
+masked-name debris closed up), cut at a clause boundary when long. Every repair only removes
+whitespace or a footnote mark or trims the ends, so the quote still occurs in the chunk
+(whitespace and footnote marks aside: ``app.text.footnotes``) and ``span`` gives its exact place
+there.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import lru_cache
 
 from app.ingest.chunking import sentence_spans
 from app.policies.offline.lexicon import coverage, key_terms, squash
+from app.text.footnotes import MASK, masked
 from app.text.korean import (
     AUXILIARY,
     BARE_PARTICLE,
@@ -30,7 +33,7 @@ MIN_CHARS = 15
 _LEAD = re.compile(r"^(?:\d{1,3}\)\s*)+")
 """Footnote markers ('43) 연구시설…') cut from a quote's start; list marks (①, 가.) are kept."""
 _MASK_GAP = re.compile(r"(?<=[○OＯ])\s+(?=[○OＯ])|(?<=[가-힣])\s+(?=○)")
-_CLAUSE_END = re.compile(r"(?:고|며|여|나|(?<![에로])서|데|지만|아|어|도),?\s+|,\s+")
+_CLAUSE_END = re.compile(r"(?:고|며|여|나|(?<![에로])서|데|지만|아|어|도)\ue000*,?\s+|,\s+")
 """Where a clause may end: a candidate, confirmed by Kiwi (``app.text.korean.ends_clause``)."""
 _ARTICLE_REF = r"제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*제\s*\d+\s*호)?"
 _LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)?")
@@ -68,13 +71,15 @@ def fold(text: str) -> str:
 _FOLD = str.maketrans({c: "'" for c in "“”‘’\"'"})
 
 
-_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'])[ \t]*\n\s*(?=(?:에|의|을|를|은|는|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
-"""'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket."""
+_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'\ue000])[ \t]*\n\s*(?=(?:에|의|을|를|은|는|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
+"""'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket (or its
+footnote mark: '원7) / 을')."""
 
 
 def clean(text: str) -> str:
+    """Display text; footnote marks ``masked`` in ``text`` are dropped."""
     text = join_broken_lines(_PARTICLE_AFTER_BRACKET.sub("", text)).translate(QUOTE_MARKS)
-    text = _MASK_GAP.sub("", text)
+    text = _MASK_GAP.sub("", text.replace(MASK, ""))
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -82,7 +87,8 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
     """The span to show of a sentence: whole when it fits in ``max_chars``; else its head, cut at
     the last clause boundary that fits ('…하였고,'), or with ``tail`` its end, opened at the first
     clause boundary that leaves ``max_chars`` (a 문제점 sentence states what went wrong in its last
-    clauses: '…빵집으로만 사용하게 되었다'), or its head when no clause boundary opens such an end."""
+    clauses: '…빵집으로만 사용하게 되었다'), or its head when no clause boundary opens such an end.
+    ``text`` has its footnote marks ``masked`` ('않아12) 환자가' ends a clause at '않아')."""
     seg = text[start:end]
     lead = _LEAD.match(seg)
     if lead:
@@ -102,8 +108,8 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
         if "\n" in m.group() and cuts_word(text, m.start(), m.end()):
             return False
         if m.group().startswith(","):  # a comma closes a clause only after an ending, not in a list ('강남구, 관악구')
-            return ends_clause(text[max(start, m.start() - 40) : m.start()])
-        return ends_clause(text[max(start, m.start() - 40) : m.end()])
+            return ends_clause(text[max(start, m.start() - 40) : m.start()].replace(MASK, ""))
+        return ends_clause(text[max(start, m.start() - 40) : m.end()].replace(MASK, ""))
 
     if tail:
         for m in _CLAUSE_END.finditer(text, max(start, end - max_chars - 8), end - 30):
@@ -195,10 +201,11 @@ def _sentences(text: str, max_chars: int, tail: bool, version: int) -> tuple[Quo
     thread reads the same passages turn after turn (``version``: Kiwi's dictionary, which decides
     where words were cut)."""
     out = []
+    marked = masked(text)
     for s, e in spans(text):
         s0 = s + (m.end() if (m := _LEAD.match(text[s:e])) else 0)
-        s, e = _trim(text, s, e, max_chars, tail)
-        shown = clean(text[s:e])
+        s, e = _trim(marked, s, e, max_chars, tail)
+        shown = clean(marked[s:e])
         digits = sum(ch.isdigit() for ch in shown)
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
                 and not _HEADING.match(shown) and not _FRAGMENT.search(shown) and digits <= len(shown) * 0.2):

@@ -1,7 +1,7 @@
 """Offline Self-RAG verification.
 
 Hallucination: each sentence must be supported by a passage it cites: its quote found
-verbatim (whitespace-insensitive) in the passage or what is shown beside it (heading, titles,
+verbatim (whitespace-insensitive, footnote marks the quote left out aside) in the passage or what is shown beside it (heading, titles,
 institutions, dispositions), or, failing a quote, most of its key terms present there.
 Utility: the answer and its cited evidence cover the question's problem pattern (its key
 terms), and give what the kind of question asks for (legal basis: a 관계 법령·판단기준 passage or
@@ -17,16 +17,13 @@ import re
 from app.policies.offline.intent import question_kind
 from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, coverage, key_terms
 from app.policies.offline.quotes import fold
+from app.text.footnotes import without_footnote_marks
 from graph.schemas import AnalystAnswer, Verification
 from graph.state import Doc
 from graph.vocab import DISPOSITIONS
 
 SUPPORT_MIN = 0.6
 UTILITY_MIN = 0.5
-
-
-def _norm(text: str) -> str:
-    return fold(text)
 
 
 def shown_with(d: Doc) -> str:
@@ -40,7 +37,9 @@ def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     """1.0 when the sentence's quote is in a cited passage (its heading and text) or beside it
     (``shown_with``); else the best share of the sentence's key terms found there."""
     passages = [(f"{d.get('heading') or ''}\n{d['text']}", shown_with(d)) for d in cited]
-    if quote and any(_norm(quote) in _norm(p) or _norm(quote) in _norm(beside) for p, beside in passages):
+    if quote and any(fold(quote) in fold(p) or fold(quote) in fold(beside) for p, beside in passages):
+        return 1.0
+    if quote and any(fold(quote) in fold(without_footnote_marks(p)) for p, _ in passages):  # '않아12) 환자가' quoted as '않아 환자가'
         return 1.0
     terms = key_terms(re.sub(r"\[\d+\]", "", sentence_text))
     return max((coverage(terms, key_terms(p) | key_terms(beside)) for p, beside in passages), default=0.0)

@@ -1,0 +1,52 @@
+"""Footnote reference marks that PDF extraction leaves inside sentences: '침술 처방을 하지
+않아12) 환자가 없자13) …', '인정89)하였다', '(근무일수 14일24))'. The number belongs to a footnote
+at the foot of the page; in a quote it reads as debris.
+
+A mark is one to three digits and ')' straight after a word, a closing quote or a bracket. Not a
+mark: an article's branch number ('｢관광진흥법｣ 제48조의10)'), and inside an open bracket a number
+that closes it ('(정부24) 업무'); there a mark is followed by the bracket's own ')', by a comma
+or by more of the bracket ('(국비 5억 원, 지방비 매칭1))', '(추정 사업비 1,777억 원3), 이하',
+'(사석경사제 공법→케이슨109) 공법)'). Over the chunks of the 12 shared reports: 1,028
+candidates, 1,023 marks; the five kept are four article numbers and '(정부24)'.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MARK = re.compile(r"(?<=[가-힣’”」｣』)\]])\d{1,3}\)")
+_ARTICLE_BRANCH = re.compile(r"제\s*\d+\s*조의\s*$")
+_STILL_OPEN = re.compile(r"[),]|[^()]{0,30}\)")
+"""After a mark inside a bracket: the bracket's own ')' or a comma, or a ')' before any '(' within
+a few words ('(사석경사제 공법→케이슨109) 공법)')."""
+
+
+def footnote_marks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each footnote reference mark in ``text``."""
+    out = []
+    for m in _MARK.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if _ARTICLE_BRANCH.search(before):
+            continue
+        if before.rfind("(") > before.rfind(")") and not _STILL_OPEN.match(text, m.end()):
+            continue  # '(정부24)': the number closes its own bracket
+        out.append((m.start(), m.end()))
+    return out
+
+
+def without_footnote_marks(text: str) -> str:
+    """``text`` with its footnote reference marks removed."""
+    return masked(text).replace(MASK, "")
+
+
+MASK = "\ue000"
+"""A private-use character that stands in for a mark's characters (``masked``)."""
+
+
+def masked(text: str) -> str:
+    """``text`` with each character of a footnote reference mark replaced by ``MASK``: positions
+    stay those of ``text``, and a repair can see where a mark was."""
+    chars = list(text)
+    for s, e in footnote_marks(text):
+        chars[s:e] = MASK * (e - s)
+    return "".join(chars)

@@ -1,0 +1,44 @@
+"""Footnote reference marks inside sentences: found and removed, article numbers and names kept."""
+
+import pytest
+
+from app.text.footnotes import MASK, footnote_marks, masked, without_footnote_marks
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("침술 처방을 하지 않아12) 환자가 없자13) 진료시간에", "침술 처방을 하지 않아 환자가 없자 진료시간에"),
+        ("지급대상으로 인정89)하였다.", "지급대상으로 인정하였다."),
+        ("해석할 여지가 있었다2).", "해석할 여지가 있었다."),
+        ("분석결과를 수립17)18)하도록 하였다", "분석결과를 수립하도록 하였다"),
+        ("｢교통시설 투자평가지침｣45)에서", "｢교통시설 투자평가지침｣에서"),
+        ("(근무일수 14일24))만 연가", "(근무일수 14일)만 연가"),
+        ("(추정 사업비 1,777억 원3), 이하", "(추정 사업비 1,777억 원, 이하"),
+        ("(사석경사제 공법→케이슨109) 공법) 등", "(사석경사제 공법→케이슨 공법) 등"),
+    ],
+)
+def test_a_mark_after_a_word_is_removed(text, shown):
+    assert without_footnote_marks(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "품질인증(｢관광진흥법｣ 제48조의10)이 법령상",  # an article's branch number
+        "특별재난지역 선포 등(제58조∼제61조의2)",
+        "행정서비스통합포털(정부24) 업무 등을 담당하는",  # a name closing its own bracket
+        "다음과 같다. 1) 첫째 항목",  # a list mark after a space
+        "(단위: 건, 2023)",
+    ],
+)
+def test_numbers_that_belong_to_the_text_are_kept(text):
+    assert footnote_marks(text) == []
+    assert without_footnote_marks(text) == text
+
+
+def test_masked_keeps_positions():
+    text = "하지 않아12) 환자가"
+    out = masked(text)
+    assert len(out) == len(text)
+    assert out.replace(MASK, "") == "하지 않아 환자가"
