@@ -59,6 +59,10 @@ def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quo
     # a list item after a date-less sentence still opens its own sentence
     items = [q.text for q in quotes.sentences("검토 결과는 다음과 같다.\n10. 위탁 사무를 협약서에 명시하지 않았다.")]
     assert items[-1] == "10. 위탁 사무를 협약서에 명시하지 않았다."
+    # a day on the next line is the date's, not item 1 ('2015. 12. / 1. 한국공항공사에')
+    day = [q.text for q in quotes.sentences("국토교통부는 2015. 12.\n1. 한국공항공사에 공문을 보내 재원조달방안을 협의하였다.\n"
+                                            "1. 이 항목은 목록의 첫 번째 항목이다.")]
+    assert day == ["국토교통부는 2015. 12. 1. 한국공항공사에 공문을 보내 재원조달방안을 협의하였다.", "1. 이 항목은 목록의 첫 번째 항목이다."]
 
 
 def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():
@@ -390,3 +394,11 @@ def test_an_addressee_closing_a_chunk_opens_the_next_chunks_block():
     assert [who for _, _, who in items] == ["해양수산부장관", "선박해양플랜트연구소장"]
     assert addressed_in("선박해양플랜트연구소장", "HNS 건 연구소장한테 뭐 하라고 했어")  # its title with the end of its name
     assert not addressed_in("보건복지부장관", "장관한테 뭐라 했어")  # a bare title names nobody
+
+
+def test_an_article_number_a_line_break_split_is_shown_whole():
+    text = "｢공중위생관리법 시행령｣ 제2조 제1항 및 제4\n조에 따르면 숙박업은 공중위생영업이고, 같은 법 시행규칙 제\n19조에 따라 제재한다. 그런데 실제\n105건을 제재하지 않았다."
+    shown = [q.text for q in quotes.sentences(text)]
+    assert "제4조에 따르면" in shown[0] and "시행규칙 제19조에" in shown[0]
+    assert "실제 105건을" in shown[1]  # '제' ending a word is no article
+    assert quotes.laws(text)[0] == "｢공중위생관리법 시행령｣ 제2조 제1항 및 제4조"

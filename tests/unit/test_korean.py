@@ -44,8 +44,10 @@ def test_spacing_is_restored_only_where_lost():
 def test_line_breaks_that_cut_a_word_are_found_and_joined():
     cut = ["연구원은 위\n험유해물질을", "연\n구책임자", "정기적\n으로 제출", "오전에\n는 박물관", "보완하\n겠다고", "지방자치단\n체", "이해관계\n인의", "2024. 4. 17.까\n지 [별표", "사용 건의 경\n우 회계",
            "징계 처분(경징\n계 이상)하시기", "48건(해수\n부 1건",  # a bracket opens the word
-           "2차 감정평가 시 감\n정평가 관련", "서울항공청이 계\n약자가 아닌"]  # a lone syllable
-    whole = ["공보의의\n복무에 대하여", "제1항\n제2호에", "분류됨\n제3조에", "연구책임자가\n하겠다고", "방치\n이에 대하여", "있다.\n그러나", "의원이\n해당 안건"]
+           "2차 감정평가 시 감\n정평가 관련", "서울항공청이 계\n약자가 아닌",  # a lone syllable
+           "실시설계를 착수\n하여야 하고", "개통일을 지난 상태\n였고", "단장이 도와\n준다고 하니", "절차를 거쳐 사\n업 추진과정에서"]
+    whole = ["공보의의\n복무에 대하여", "제1항\n제2호에", "분류됨\n제3조에", "연구책임자가\n하겠다고", "방치\n이에 대하여", "있다.\n그러나", "의원이\n해당 안건",
+             "제출자료 재구성\n한편 이번 감사원은", "증명서에 자격\n위 사람의 자격취소"]
     assert [bool(broken_words(t)) for t in cut] == [True] * len(cut)
     assert [bool(broken_words(t)) for t in whole] == [False] * len(whole)
     assert join_broken_lines("연구원은 위\n험유해물질을  보관하고\n있다.") == "연구원은 위험유해물질을 보관하고 있다."

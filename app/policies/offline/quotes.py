@@ -76,9 +76,14 @@ _PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'\ue000])[ \t]*\
 footnote mark: '원7) / 을')."""
 
 
+_ARTICLE_GAP = re.compile(r"(?<![가-힣])(제)\s+(?=\d+\s*(?:조|항|호))|(?<![가-힣])(제\d+)\s+(?=(?:조|항|호)(?:[^가-힣]|[의에와과및이을를은는가]|$))")
+"""An article number a line break split: '제/19조', '제4/조에' show as '제19조', '제4조에'."""
+
+
 def clean(text: str) -> str:
     """Display text; footnote marks ``masked`` in ``text`` are dropped."""
     text = join_broken_lines(_PARTICLE_AFTER_BRACKET.sub("", text)).translate(QUOTE_MARKS)
+    text = _ARTICLE_GAP.sub(lambda m: m.group(1) or m.group(2), text)
     text = _MASK_GAP.sub("", text.replace(MASK, ""))
     return re.sub(r"\s+", " ", text).strip()
 
@@ -130,6 +135,8 @@ def _trim(text: str, start: int, end: int, max_chars: int = MAX_CHARS, tail: boo
 _ENDS = set(".?!:;)]」』>○□■●◦▪-·※")
 _SOFT_ENDS = set("다음함임됨요")
 _DATE_REST = re.compile(r"\s*\d{1,2}\.\s*\d{1,2}\.")
+_YEAR_MONTH = re.compile(r"(?<!\d)(?:19|20)\d\d\.\s*(?:1[0-2]|0?[1-9])\.$")
+_DAY = re.compile(r"(?:3[01]|[12]\d|0?[1-9])\.(?!\d)")
 _ITEM = re.compile(r"\s*(?:[①-⑳㉑-㉟○□■●◦▪·※\-]|[가-하]\.|\(\d{1,2}\)|\d{1,2}\.\s)")
 
 
@@ -143,6 +150,8 @@ def _opens_sentence(text: str, start: int) -> bool:
     after_number = j >= 1 and text[j] == "." and text[j - 1].isdigit()
     if after_number and _DATE_REST.match(text, start):
         return False  # '(위탁기간 3년, 2022. / 10. 24.~…)': a date broken over lines, not an item
+    if after_number and _YEAR_MONTH.search(text, max(0, j - 10), j + 1) and _DAY.match(text, start):
+        return False  # '2015. 12. / 1. 한국공항공사에': the day, not item 1
     if _ITEM.match(text, start):
         return True
     if after_number:
