@@ -25,8 +25,7 @@ def figures(split: str) -> dict[str, float]:
 
 
 def test_cut_words_are_joined_and_words_are_not_glued():
-    f = figures("test")
-    print(f"line breaks, test half: {f}")
+    f = figures("test")  # .894 accuracy, .969 precision, .868 recall when written (README)
     assert f["n"] > 200
-    assert f["precision"] >= 0.90  # two words glued together reads worse than a word left cut
-    assert f["recall"] >= 0.80
+    assert f["precision"] >= 0.90, f  # two words glued together reads worse than a word left cut
+    assert f["recall"] >= 0.80, f
