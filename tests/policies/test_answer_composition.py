@@ -223,6 +223,16 @@ def _finding_docs() -> list[dict]:
     ]
 
 
+def test_a_summary_of_one_named_case_shows_that_case_alone():
+    docs = _finding_docs()
+    one = analyst.analyze_documents("물품 구매 부적정 건 요약해줘", docs, "").sentences
+    assert [s.citations for s in one if re.match(r"\d\. ", s.text)] == [[1]]
+    assert all(n < 4 for s in one for n in s.citations)  # nothing of the second finding
+    for several in ("물품 구매 부적정 건들 정리해줘", "물품 구매 관련 지적사항을 정리해줘", "두 건 비교해서 정리해줘"):
+        cards = [s for s in analyst.analyze_documents(several, docs, "").sentences if re.match(r"\d\. ", s.text)]
+        assert [c.citations for c in cards] == [[1], [4]], several
+
+
 def test_each_kind_of_question_leads_with_its_answer():
     docs = _finding_docs()
     legal = analyst.analyze_documents("이 건의 근거 법령은?", docs, "").sentences

@@ -23,7 +23,7 @@ from typing import Any
 
 from app.policies.offline import quotes
 from app.policies.offline.fields import AGENCY_ALIASES
-from app.policies.offline.intent import question_kind
+from app.policies.offline.intent import asks_for_one, question_kind
 from app.policies.offline.lexicon import key_terms, squash
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
@@ -295,7 +295,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
     kind = question_kind(question)
     terms = key_terms(question)
     found = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
-    found = found[:MAX_CARDS]
+    found = found[: 1 if asks_for_one(question) else MAX_CARDS]  # '… 건 요약해줘' is about that case alone
     demands = demand_quotes(found[0], question)  # the first finding's, for its lead and its evidence
     sentences = _lead(kind, found, terms, lang, sop or [], question, demands)
     if kind == "legal_basis":

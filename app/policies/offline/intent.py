@@ -157,3 +157,17 @@ def enumerated(question: str) -> list[str]:
 _THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
 _EACH = re.compile(r"둘\s*다|각각|\bboth\b|\beach\b", re.I)
 _LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)
+
+
+_SEVERAL = re.compile(
+    r"건들|사항들|사례|것들|지적\s*사항|목록|전체|모두|전부|각각|비교|여러|\d+\s*건|[두세네]\s*건|이랑|랑\s|및|보고서"
+    r"|\b(?:findings|cases|reports?|all|each|both|compare)\b",
+    re.I,
+)
+
+
+def asks_for_one(question: str) -> bool:
+    """A summary of one named case ('기상특보 때 어선 출항관리 부적정 건 요약해줘', 'the finding on …'),
+    not of several, a list, a comparison or a whole report ('… 건들 정리해줘', '먹통 사태 관련
+    지적사항을 정리해줘', '두 건 비교해서', '보고서 요약')."""
+    return question_kind(question) == "summary" and not _SEVERAL.search(question)
