@@ -106,6 +106,9 @@ def build(services: GraphServices):
             "feedback": "",
             "coverage": coverage,
         }
+        presented = presented_findings(answer, docs) or _listed_findings(sql)
+        if coverage != "none" and (len(presented) >= 2 or not state.get("follow_up")):
+            update["listed"] = presented if len(presented) >= 2 else []  # a follow-up narrowing to one case keeps the list
         if coverage == "none":
             update["documents"] = docs  # the references the [n] markers point at
             if state.get("earlier_documents") and not state.get("retained_documents"):
@@ -139,6 +142,13 @@ def _listed_findings(sql: dict[str, Any] | None) -> list[str]:
         return []
     i = cols.index("id")
     return [str(r[i]) for r in (sql or {}).get("rows") or []][:RETAIN_LISTED]
+
+
+def presented_findings(answer: AnalystAnswer, docs: list[Doc]) -> list[str]:
+    """The findings the answer presents, in reading order (each once)."""
+    return list(dict.fromkeys(
+        docs[n - 1]["finding_id"] for s in answer.sentences for n in s.citations if 0 < n <= len(docs) and docs[n - 1].get("finding_id")
+    ))
 
 
 def _one_per_finding(docs: list[Doc], n: int = 3) -> list[Doc]:

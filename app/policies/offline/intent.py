@@ -139,7 +139,7 @@ def named_organisations(text: str) -> list[str]:
 
 
 _AND = re.compile(r"(?<=\s건|\s것|\s거)\s*(?:이랑|랑|하고|과|와|및|,)\s+|(?<=case|item)s?,?\s+and\s+", re.I)
-_BOTH = re.compile(r"\s*(?:둘\s*다|모두|각각|전부|다)?\s*(?:알려\s*줘|보여\s*줘|설명해\s*줘|요약해\s*줘)?\s*[?.!]*$|\s*\b(?:both|each)\b.*$", re.I)
+_BOTH = re.compile(r"\s*(?:둘\s*다|모두|각각|전부|다|묶어서|같이|함께)?\s*(?:알려\s*줘|보여\s*줘|찾아\s*줘|설명해\s*줘|요약해\s*줘|정리해\s*줘)?\s*[?.!]*$|\s*\b(?:both|each)\b.*$", re.I)
 
 
 def enumerated(question: str) -> list[str]:
@@ -147,7 +147,8 @@ def enumerated(question: str) -> list[str]:
     or [] when it lists fewer than two."""
     parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
     parts = [p for p in parts if p]
-    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question)) or any(_LIKE.search(p) for p in parts) or not all(
+    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question) or _CASE_AND.search(question)) or any(
+        _LIKE.search(p) for p in parts) or not all(
         key_terms(_THING.sub("", p)) for p in parts
     ):
         return []  # '1번 건이랑 비슷한 다른 기관 사례는?' lists nothing
@@ -155,6 +156,9 @@ def enumerated(question: str) -> list[str]:
 
 
 _THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
+_CASE_AND = re.compile(r"(?:건|것|거)\s*(?:이랑|랑|하고)\s")
+"""'…승진시킨 건이랑 …추천한': cases joined by 이랑 or 하고 are listed even when the search query
+dropped the last one's 건 (a question's 과 / 와 may join a case and a figure: '건과 회수된 금액')."""
 _EACH = re.compile(r"둘\s*다|각각|\bboth\b|\beach\b", re.I)
 _LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)
 

@@ -238,6 +238,7 @@ class OfflineRouter:
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
+        written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
             if len(parts) >= ords[0]:  # '…인가 건이랑 전주 등 집수리 지원 건 둘 다 알려줘' -> '두번째 거 자세히'
@@ -273,6 +274,7 @@ class OfflineRouter:
             sql_intent=track == "fast" and sql_intent,
             refines_previous=refines,
             ordinals=ords,
+            ordinals_resolved=bool(ords) and not written,
             institutions=institutions,
             year_from=y0,
             year_to=y1,
