@@ -234,7 +234,7 @@ def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
     if before is None:
         return False
     prev = before[0][-1]
-    if prev in _SENTENCE_END_BEFORE:
+    if prev in _SENTENCE_END_BEFORE or (before[1] and before[0].endswith("재구성")):  # after a table's source line
         return False
     return not (before[1] and prev in _SOFT_ENDS)
 

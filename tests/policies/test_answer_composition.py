@@ -4,11 +4,13 @@ lead with what the kind of question asks, declining answers, finding-level gradi
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from app.eval.answer_checks import supported
 from app.policies.offline import analyst, grader, quotes, verifier
 from app.policies.offline.decline import REFERENCE_HEADER, decline
 from app.policies.offline.intent import question_kind
+from app.policies.offline.lexicon import key_terms
 from app.retrieval.evidence import Evidence
 from app.retrieval.finding_rank import RankedFinding, evidence_for
 from graph.nodes.analyze import locate
@@ -404,6 +406,29 @@ def test_an_addressee_closing_a_chunk_opens_the_next_chunks_block():
     assert [who for _, _, who in items] == ["해양수산부장관", "선박해양플랜트연구소장"]
     assert addressed_in("선박해양플랜트연구소장", "HNS 건 연구소장한테 뭐 하라고 했어")  # its title with the end of its name
     assert not addressed_in("보건복지부장관", "장관한테 뭐라 했어")  # a bare title names nobody
+
+
+def test_an_institution_lead_names_the_institution_asked_about():
+    base = {**doc(1, "F1"), "institutions": ["가람시"]}
+    docs = [{**base, "chunk_id": "p1", "section": "problems", "text": PROBLEMS},
+            {**base, "chunk_id": "a1", "section": "actions",
+             "text": "가람시장은\n① 앞으로 물품 구매 업무를 철저히 하시기 바랍니다.(주의)\n한국나라공사 사장은\n② 출자 협약을 다시 맺으시기 바랍니다.(통보)"}]
+    assert question_kind("한국나라공사 관련 지적사항 있어?") == "institution"
+    lead = analyst.analyze_documents("한국나라공사 관련 지적사항 있어?", docs, "").sentences[0].text
+    assert lead.startswith("한국나라공사 관련 지적사항 1건을 찾았습니다")  # addressed in the 조치할 사항, not the finding's 가람시
+    assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련")
+
+
+def test_a_table_row_and_its_source_line_are_not_quoted_and_a_footnote_is_an_aside():
+    text = ("그런데 행정안전부는 데이터 품질을 점검하지 않았다.\n8) ｢한국공항공사법｣ 제4조 제2항에 따르면 국가는 현물로 출자할 수 있도록 되어 있음\n"
+            "▪ 오류 식별이 가능하여 일괄 수정 합계 469 107 27 18 자료: 행정안전부 제출자료 재구성\n또한 개발원은 통합테스트 등 검증업무를 면밀히 수행하지 않았다.")
+    qs = quotes.sentences(text)
+    assert [q.text for q in qs] == ["그런데 행정안전부는 데이터 품질을 점검하지 않았다.",
+                                    "｢한국공항공사법｣ 제4조 제2항에 따르면 국가는 현물로 출자할 수 있도록 되어 있음",
+                                    "또한 개발원은 통합테스트 등 검증업무를 면밀히 수행하지 않았다."]
+    assert [q.footnote for q in qs] == [False, True, False]
+    terms = key_terms("한국공항공사 현물 출자")
+    assert quotes.narrative_weight(terms, set(), qs[1], False) < quotes.narrative_weight(terms, set(), replace(qs[1], footnote=False), False)
 
 
 def test_an_article_number_a_line_break_split_is_shown_whole():

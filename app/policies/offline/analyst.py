@@ -146,6 +146,21 @@ def addressed_in(who: str | None, question: str) -> bool:
     return False
 
 
+def asked_institution(question: str, found: list[Case], items: list[tuple[int, quotes.Quote, str | None]]) -> str:
+    """The institution an institution question asks about, as the findings name it: the longest
+    of their institutions and of the 조치할 사항 addressees that the question names ('한국공항공사
+    관련 지적사항' -> 한국공항공사, whose 사장 a 국토교통부 finding addresses; '곡성군의회' over
+    '곡성군'), else the first finding's institution."""
+    q = squash(question).lower()
+    named = [i for c in found for i in c.head[1].get("institutions") or [] if len(i) >= 2 and squash(i).lower() in q]
+    for who in dict.fromkeys(w for _, _, w in items if addressed_in(w, question)):
+        part = next(p for p in re.split(r"\s*(?:과|와|및)\s+", who) if addressed_in(p, question))
+        flat = squash(part)
+        written = next((flat[:k] for k in range(len(flat), 2, -1) if flat[:k].lower() in q), "")  # '한국지역정보개발원장' -> …원
+        named.append(written or _TITLE.sub("", part).strip() + ("청" if part.endswith("청장") else ""))
+    return max(named, key=lambda n: len(squash(n)), default=(found[0].head[1].get("institutions") or [""])[0])
+
+
 def addressees(items: list[tuple[int, quotes.Quote, str | None]]) -> list[str]:
     return list(dict.fromkeys(w for _, _, w in items if w))
 
@@ -247,7 +262,7 @@ def _lead(
         return [AnswerSentence(text=(f"{title} 건의 관계 법령·판단기준은 아래와 같습니다 [{top_n}]." if ko
                                      else f"The criteria of {title} are quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
     if kind == "institution":
-        inst = (top.get("institutions") or [""])[0]
+        inst = asked_institution(question, found, items)
         more = len(found) - 1
         if ko:
             text = f"{inst} 관련 지적사항 {len(found)}건을 찾았습니다: {title}" + (f" 외 {more}건" if more else "") + f" {marks}."

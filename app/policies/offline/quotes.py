@@ -39,7 +39,9 @@ _ARTICLE_REF = r"제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*�
 _LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)?")
 """A law and its articles: '｢방송통신발전 기본법｣ 제28조 및 제35조' is one reference."""
 _LAW_ARTICLE = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*제\s*\d+\s*조")
-_TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위")
+_TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위|자료\s*:[^.]{0,60}재구성|(?<![\d.,])(?:\d[\d,]*\s+){3,}\d")
+"""A table or its source line in a sentence: '[표 3]', '(단위: 건)', '자료: 행정안전부 제출자료 재구성',
+a row of figures ('합계 469 107 27 18')."""
 _HEADING = re.compile(r"^(?:\d{1,2}\.|[가-하]\.|\(\d{1,2}\)|\d{1,2}\)|[①-⑳])\s*[^.]{2,60}(?<![다음함임됨)\]고며])$")
 """A numbered heading ('3. 농업법인이 부동산업 불법 영위'): no sentence, nothing to quote."""
 _FRAGMENT = re.compile(r"^\d{1,2}\.\s*\d{1,2}\.(?!\d)|(?:및|또는|그리고)$")
@@ -56,6 +58,8 @@ class Quote:
     """The quoted span in the chunk text (before display repairs)."""
     elided: bool = False
     """The span opens inside its sentence, at a clause boundary (shown after an ellipsis)."""
+    footnote: bool = False
+    """A footnote's text ('8) ｢한국공항공사법｣ 제4조 …에 따르면 … 되어 있음'): an aside."""
 
 
 QUOTE_MARKS = str.maketrans({"“": "‘", "”": "’", '"': "'"})
@@ -160,6 +164,8 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 
 _FOOTNOTE_LINE = re.compile(r"\d{1,3}\)\s")
+_SOURCE_END = re.compile(r"재구성[ \t]*\n\s*")
+"""The end of a table's source line ('자료: 행정안전부 제출자료 재구성'): the text after it is body text."""
 _FOOTNOTE_END = re.compile(r"[음함임됨다]\.?[ \t]*\n")
 _CONTINUES = re.compile(r"(?:되(?:어|었|는|지|고)|하(?:여|였|고|는|지(?!만)|며)|[된한할해]\s|까지|부터)")
 """A line that carries on the one before ('포함 / 되어', '…없음 / 하여 …'), not body text after a footnote."""
@@ -177,9 +183,10 @@ def _footnote_end(text: str, start: int, end: int) -> re.Match[str] | None:
 
 def spans(text: str) -> list[tuple[int, int]]:
     """Sentence spans, a span that continues the previous sentence (a PDF line break inside a
-    sentence, '○○시장은 / 앞으로 …', or a particle after a closing bracket) joined to it, and a footnote ('8) … 관계가 없음') ended at
-    its line's finished clause, so the body text after it ('또한 담양군은 …') is a sentence of its
-    own."""
+    sentence, '○○시장은 / 앞으로 …', or a particle after a closing bracket) joined to it, and a
+    footnote ('8) … 관계가 없음') ended at its line's finished clause and a table ended at its
+    source line ('자료: … 재구성'), so the body text after them ('또한 담양군은 …') is a sentence of
+    its own."""
     out: list[tuple[int, int]] = []
     for s, e in sentence_spans(text):
         if out and (not _opens_sentence(text, s) or BARE_PARTICLE.match(text, s)):  # '…공고”(2023. 1. 16.) / 에 따르면
@@ -188,6 +195,9 @@ def spans(text: str) -> list[tuple[int, int]]:
             out.append((s, e))
     split: list[tuple[int, int]] = []
     for s, e in out:
+        while (m := _SOURCE_END.search(text, s, e)) and m.end() < e:  # a table's source line ends what it closes
+            split.append((s, m.start() + 3))
+            s = m.end()
         while _FOOTNOTE_LINE.match(text, s) and (m := _footnote_end(text, s, e)):
             split.append((s, m.start() + 1))
             s = m.end()
@@ -212,13 +222,14 @@ def _sentences(text: str, max_chars: int, tail: bool, version: int) -> tuple[Quo
     out = []
     marked = masked(text)
     for s, e in spans(text):
+        span_start = s
         s0 = s + (m.end() if (m := _LEAD.match(text[s:e])) else 0)
         s, e = _trim(marked, s, e, max_chars, tail)
         shown = clean(marked[s:e])
         digits = sum(ch.isdigit() for ch in shown)
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
                 and not _HEADING.match(shown) and not _FRAGMENT.search(shown) and digits <= len(shown) * 0.2):
-            out.append(Quote(shown, s, e, elided=s > s0))
+            out.append(Quote(shown, s, e, elided=s > s0, footnote=s0 > span_start and s == s0))  # shown from the footnote's text
     return tuple(out)
 
 
@@ -300,7 +311,7 @@ def narrative_weight(question_terms: set[str], topic_terms: set[str], q: Quote, 
     heads, 48 against 27 before (``sentences(tail=True)``). A provision quoted for comparison ('- ｢…
     조례｣ 제11조(…) ① …') is the rule, not what went wrong: it counts as an aside."""
     terms = key_terms(q.text)
-    aside = bool(_ASIDE.search(q.text) or _PROVISION.search(q.text))
+    aside = bool(_ASIDE.search(q.text) or _PROVISION.search(q.text) or q.footnote)
     return (2.0 * coverage(question_terms, terms) + 0.4 * coverage(topic_terms, terms)
             + 0.3 * bool(_FAILURE.search(q.text)) + 1.3 * opening + 0.8 * q.elided
             + 1.1 * bool(_STATED.search(q.text)) - 1.0 * aside)
@@ -317,7 +328,7 @@ def weight(question_terms: set[str], topic_terms: set[str], q: Quote, section: s
         score += 0.2
     if section == "actions" and _DEMAND.search(q.text):
         score += 0.5 if not _ROUTINE.search(q.text) else 0.1
-    if _ASIDE.search(q.text):
+    if _ASIDE.search(q.text) or q.footnote:
         score -= 0.5
     return score
 
