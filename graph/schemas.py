@@ -16,10 +16,10 @@ class RouteDecision(BaseModel):
     sql_intent: bool = Field(False, description="Fast track only: a count, list, group-by or top-N over findings.")
     refines_previous: bool = Field(False, description="Narrows or changes the previous lookup ('그중 시정은?', 'what about 2024?').")
     ordinals: list[int] = Field(default_factory=list, description="1-based item numbers the message points at, e.g. '첫 번째' -> [1].")
-    ordinals_resolved: bool = Field(
+    ordinals_in_list: bool = Field(
         False,
-        description="The ordinals are no numbers the message wrote but the case a reference resolved to ('그 건', '국토부한테는'), "
-        "counted in the last answer's cases; written numbers count in the last list shown.",
+        description="The ordinals are numbers the message wrote, counted in the last list of several cases the user saw, also "
+        "after a follow-up narrowed to one of them; false: counted in the earlier results as numbered below.",
     )
     institutions: list[str] = Field(default_factory=list, description="Institutions named in the message.")
     year_from: int | None = None

@@ -110,9 +110,10 @@ class AuraState(InputState, total=False):
     retained_documents: list[Doc]
     """Evidence kept across turns so follow-ups can resolve references."""
     listed: list[str]
-    """The findings of the last answer that presented several, in the order shown: ordinals
-    ('첫 번째 건') resolve against this list until another list or a new topic replaces it, also
-    after a follow-up that narrowed to one of them ('두 번째 거 자세히' -> '첫 번째 건 근거 법령은')."""
+    """The findings of the last answer that presented several, in the order shown: numbers the
+    user writes ('첫 번째 건', ``RouteDecision.ordinals_in_list``) count in this list until an
+    answer presents another list or a case outside it, also after a follow-up that narrowed to one
+    of them ('두 번째 거 자세히' -> '첫 번째 건 근거 법령은')."""
     earlier_documents: list[Doc]
     """The documents this turn's pivot cleared: retained again when the turn declines, so the
     conversation can come back to them ('2016년 건은?' finds nothing; '그럼 이번 건에서…')."""

@@ -193,6 +193,7 @@ def split_words(doc_text: str) -> list[tuple[str, str]]:
     """Words that a line break in the PDF text cuts in two, as (left part, right part)
     (``app.text.korean.broken_words``)."""
     out = []
+    doc_text = without_footnote_marks(doc_text)  # '인정89) / 하였다' is shown as one word too
     for s, e in broken_words(doc_text):
         left = re.findall(r"[가-힣]{1,8}$", doc_text[max(0, s - 8) : s])
         right = re.findall(r"^[가-힣]{1,8}", doc_text[e : e + 8])

@@ -4,9 +4,9 @@ at the foot of the page; in a quote it reads as debris.
 
 A mark is one to three digits and ')' straight after a word, a closing quote or a bracket. Not a
 mark: an article's branch number ('｢관광진흥법｣ 제48조의10)'), and inside an open bracket a number
-that closes it ('(정부24) 업무'); there a mark is followed by the bracket's own ')', by a comma
-or by more of the bracket ('(국비 5억 원, 지방비 매칭1))', '(추정 사업비 1,777억 원3), 이하',
-'(사석경사제 공법→케이슨109) 공법)'). Over the chunks of the 12 shared reports: 1,028
+that closes it ('(정부24) 업무', '(코로나19), 경기'); there a mark is followed by the bracket's
+own ')' a few words on, not a later mark's ('(국비 5억 원, 지방비 매칭1))', '(추정 사업비 1,777억
+원3), 이하 …)', '(사석경사제 공법→케이슨109) 공법)'). Over the chunks of the 12 shared reports: 1,028
 candidates, 1,023 marks; the five kept are four article numbers and '(정부24)'.
 """
 
@@ -16,9 +16,7 @@ import re
 
 _MARK = re.compile(r"(?<=[가-힣’”」｣』)\]])\d{1,3}\)")
 _ARTICLE_BRANCH = re.compile(r"제\s*\d+\s*조의\s*$")
-_STILL_OPEN = re.compile(r"[),]|[^()]{0,30}\)")
-"""After a mark inside a bracket: the bracket's own ')' or a comma, or a ')' before any '(' within
-a few words ('(사석경사제 공법→케이슨109) 공법)')."""
+_BRACKET_REACH = 60
 
 
 def footnote_marks(text: str) -> list[tuple[int, int]]:
@@ -28,10 +26,23 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
         before = text[max(0, m.start() - 40) : m.start()]
         if _ARTICLE_BRANCH.search(before):
             continue
-        if before.rfind("(") > before.rfind(")") and not _STILL_OPEN.match(text, m.end()):
-            continue  # '(정부24)': the number closes its own bracket
+        if before.rfind("(") > before.rfind(")") and not _closed_later(text, m.end()):
+            continue  # '(정부24) 업무', '(코로나19), 경기': the number closes its own bracket
         out.append((m.start(), m.end()))
     return out
+
+
+def _closed_later(text: str, pos: int) -> bool:
+    """Whether a ')' other than a later mark's closes the bracket after ``pos``, before any '('
+    and within a few words: then the number before ``pos`` was a mark inside the bracket."""
+    j, end = pos, min(len(text), pos + _BRACKET_REACH)
+    while j < end:
+        if text[j] == "(":
+            return False
+        if text[j] == ")":
+            return True
+        j = m.end() if (m := _MARK.match(text, j)) else j + 1
+    return False
 
 
 def without_footnote_marks(text: str) -> str:

@@ -2,15 +2,15 @@
 
 The quote is an exact span of the passage up to whitespace (the chunker keeps slices of the
 source; the analyst may join lines, show a passage's “ ” as ‘ ’ and leave out footnote
-references such as '않아12)'), so it is searched first as is, then with whitespace, any quote
-mark for any other and footnote references allowed between its characters. Short quotes taken from the heading (a finding's title) are
-looked up in the heading."""
+references such as '않아12)'): it is located as the answer's citations locate it. Short quotes
+taken from the heading (a finding's title) are looked up in the heading."""
 
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
+
+from graph.nodes.analyze import locate as find_quote
 
 
 @dataclass(frozen=True)
@@ -24,22 +24,11 @@ class Located:
         return self.end > self.start
 
 
-_QUOTE_MARKS = "“”‘’\"'"
-_QUOTE_CLASS = f"[{re.escape(_QUOTE_MARKS)}]"
-_GAP = r"(?:\s|(?<=[^\s\d(])\d{1,3}\))*"
-
-
 def locate(text: str, quote: str) -> Located:
-    """Where QUOTE is in TEXT (start == end == 0 when it is not there)."""
-    quote = (quote or "").strip()
-    if not quote or not text:
-        return Located(text, 0, 0)
-    if (i := text.find(quote)) >= 0:
-        return Located(text, i, i + len(quote))
-    pattern = _GAP.join(_QUOTE_CLASS if ch in _QUOTE_MARKS else re.escape(ch) for ch in "".join(quote.split()))
-    if m := re.search(pattern, text):
-        return Located(text, m.start(), m.end())
-    return Located(text, 0, 0)
+    """Where QUOTE is in TEXT (start == end == 0 when it is not there): as the answer's citations
+    locate it (``graph.nodes.analyze.locate``)."""
+    span = find_quote((quote or "").strip(), text or "")
+    return Located(text, *span) if span else Located(text, 0, 0)
 
 
 def highlight_html(text: str, quote: str, mark_id: str = "quote") -> tuple[str, bool]:

@@ -31,25 +31,26 @@ def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:
     return "\n\n".join(p for p in parts if p.strip())
 
 
-_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'"})
-_REFERENCE_MARK = re.compile(r"(?<=[^\s\d(])\d{1,3}\)")
-"""A footnote reference after a word ('않아12) 환자가'), which display quotes leave out."""
+_QUOTE_MARKS = "“”‘’\"'"
+_FOLD = str.maketrans({c: "'" for c in _QUOTE_MARKS})
+_GAP = r"(?:\s|(?<=[^\s\d(])\d{1,3}\))*"
+"""What may lie between two characters of a quote in its passage: whitespace (a display quote joins
+words a PDF line break split) and footnote references ('않아12) 환자가' quoted as '않아 환자가')."""
 
 
 def locate(quote: str, text: str) -> list[int] | None:
-    """[start, end) of ``quote`` in ``text``, whitespace and the kind of quote mark ignored
-    (display quotes join words a PDF line break split, and show inner “ ” as ‘ ’), and failing
-    that footnote references too; None when it is not there."""
-    target = "".join(quote.split()).translate(_QUOTE_MARKS)
-    if not target:
+    """[start, end) of ``quote`` in ``text``: whitespace, footnote references and the kind of quote
+    mark aside (a display quote shows a passage's “ ” as ‘ ’); None when it is not there."""
+    chars = "".join(quote.split())
+    if not chars or not text:
         return None
-    marks = {i for m in _REFERENCE_MARK.finditer(text) for i in range(m.start(), m.end())}
-    for skipped in (set(), marks):
-        index = [i for i, ch in enumerate(text) if not ch.isspace() and i not in skipped]
-        pos = "".join(text[i] for i in index).translate(_QUOTE_MARKS).find(target)
-        if pos >= 0:
-            return [index[pos], index[pos + len(target) - 1] + 1]
-    return None
+    index = [i for i, ch in enumerate(text) if not ch.isspace()]
+    pos = "".join(text[i] for i in index).translate(_FOLD).find(chars.translate(_FOLD))
+    if pos >= 0:  # the common case, quickly: only whitespace differs
+        return [index[pos], index[pos + len(chars) - 1] + 1]
+    pattern = _GAP.join(f"[{re.escape(_QUOTE_MARKS)}]" if ch in _QUOTE_MARKS else re.escape(ch) for ch in chars)
+    m = re.search(pattern, text)
+    return [m.start(), m.end()] if m else None
 
 
 def citations(answer: AnalystAnswer, docs: list[Doc]) -> list[dict[str, Any]]:
@@ -107,8 +108,8 @@ def build(services: GraphServices):
             "coverage": coverage,
         }
         presented = presented_findings(answer, docs) or _listed_findings(sql)
-        if coverage != "none" and (len(presented) >= 2 or not state.get("follow_up")):
-            update["listed"] = presented if len(presented) >= 2 else []  # a follow-up narrowing to one case keeps the list
+        if coverage != "none" and (len(presented) >= 2 or not set(presented) <= set(state.get("listed") or [])):
+            update["listed"] = presented if len(presented) >= 2 else []  # a follow-up narrowing to one of them keeps the list
         if coverage == "none":
             update["documents"] = docs  # the references the [n] markers point at
             if state.get("earlier_documents") and not state.get("retained_documents"):

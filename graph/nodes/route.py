@@ -59,7 +59,7 @@ def build(services: GraphServices):
             retained = []
         order = finding_order(retained)
         shown = finding_order(earlier) if pivot else order
-        numbered = shown if d.ordinals_resolved else state.get("listed") or shown  # '두 번째 건': in the last list the user saw
+        numbered = (state.get("listed") if d.ordinals_in_list else None) or shown  # '두 번째 건': in the last list the user saw
         pointed = [numbered[n - 1] for n in d.ordinals if 0 < n <= len(numbered)] if follow_up or pivot else []
         other_cases = d.other_cases and (follow_up or pivot) and bool(shown)  # the case pointed at (else the first) is not the answer
         references = [] if other_cases or not follow_up else pointed

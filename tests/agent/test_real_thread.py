@@ -11,6 +11,7 @@ from app.agent.runner import Agent
 from app.agent.tools import AgentTools
 from app.db.models import Chunk, FindingDisposition
 from app.policies.offline.quotes import fold
+from app.text.footnotes import without_footnote_marks
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,8 @@ def agent(real_services):
 
 def _norm(text: str) -> str:
     """Whitespace and the kind of quote mark aside: a displayed quote joins words a PDF line
-    break split and shows a passage's “ ” as ‘ ’ (app.policies.offline.quotes)."""
+    break split and shows a passage's “ ” as ‘ ’ (app.policies.offline.quotes); it also leaves
+    out footnote references, so it is looked for in the passage without them too."""
     return fold(text)
 
 
@@ -35,7 +37,8 @@ def _assert_grounded(services, result):
     with services.sessions() as s:
         for e in result["evidence"]:
             chunk = s.get(Chunk, e["chunk_id"])
-            assert e["quote"] and _norm(e["quote"]) in _norm(chunk.heading + chunk.text), e
+            source = chunk.heading + chunk.text
+            assert e["quote"] and _norm(e["quote"]) in _norm(source) + "\n" + _norm(without_footnote_marks(source)), e
 
 
 def test_auditor_thread(agent, real_services):

@@ -38,7 +38,7 @@ class ScriptedPolicies:
     pivot: bool = False
     sql_intent: bool = False
     ordinals: list[int] = field(default_factory=list)
-    ordinals_resolved: bool = False
+    ordinals_in_list: bool = False
     other_cases: bool = False
     relevant: list[bool] | None = None
     """Per passage; None = all relevant."""
@@ -55,7 +55,7 @@ class ScriptedPolicies:
     def route(self, question, history, summary, retained):
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
                                               sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question,
-                                              ordinals_resolved=self.ordinals_resolved,
+                                              ordinals_in_list=self.ordinals_in_list,
                                               other_cases=self.other_cases))
 
     def select_fields(self, question, hints, retained, route=None):

@@ -191,7 +191,7 @@ def test_written_ordinals_count_in_the_last_list_after_a_follow_up_narrowed_to_o
     svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F2")])
     state, g = run(svc, "계약 건이랑 보조금 건 찾아줘")
     assert state["listed"] == ["F1", "F2"]
-    pol.follow_up, pol.ordinals = True, [2]
+    pol.follow_up, pol.ordinals, pol.ordinals_in_list = True, [2], True
     state, _ = run(svc, "두 번째 건 자세히", graph=g)
     assert state["references"] == ["F2"] and state["listed"] == ["F1", "F2"]  # the answer shows F2 alone; the list stays
     pol.ordinals = [1]
@@ -199,14 +199,14 @@ def test_written_ordinals_count_in_the_last_list_after_a_follow_up_narrowed_to_o
     assert state["references"] == ["F1"]
     pol.ordinals = [2]
     run(svc, "두 번째 건 자세히", graph=g)
-    pol.ordinals, pol.ordinals_resolved = [1], True  # '그 건': the case the last answer showed, not the list's first
+    pol.ordinals, pol.ordinals_in_list = [1], False  # '그 건': the case the last answer showed, not the list's first
     state, _ = run(svc, "그 건 처분은?", graph=g)
     assert state["references"] == ["F2"]
-    pol.follow_up, pol.ordinals, pol.ordinals_resolved, pol.pivot = False, [], False, True
+    pol.follow_up, pol.ordinals, pol.pivot = False, [], True
     svc.docs = [doc(3, "F3")]
     state, _ = run(svc, "다른 주제: 감정평가 사례", graph=g)
-    assert state["listed"] == []  # a new topic showing one case: ordinals count in its answer again
-    pol.pivot, pol.follow_up, pol.ordinals = False, True, [1]
+    assert state["listed"] == []  # a case outside the list: ordinals count in its answer again
+    pol.pivot, pol.follow_up, pol.ordinals, pol.ordinals_in_list = False, True, [1], True
     state, _ = run(svc, "첫 번째 건 근거는", graph=g)
     assert state["references"] == ["F3"]
 

@@ -211,7 +211,8 @@ def test_a_footnote_reference_inside_a_sentence_is_left_out_and_the_quote_still_
     start, end = locate(shown[0], text)
     assert text[start:end].startswith("곡성군은") and text[start:end].endswith("인정89)하였다.")
     d = {**doc(1, "F1"), "section": "problems", "text": text}
-    assert verifier.support(f'"{shown[0]}" [1]', shown[0], [d]) == 1.0
+    assert verifier.support("근거 [1]", shown[0], [d]) == 1.0  # by its quote: the sentence's own words are not in the passage
+    assert verifier.support("근거 [1]", shown[0].replace("관사에", "청사에"), [d]) == 0.0
     assert supported(f'문제점: "{shown[0]}" [1]', [d], "공보의 복무 사례")
 
 
@@ -230,7 +231,7 @@ def test_a_summary_of_one_named_case_shows_that_case_alone():
     one = analyst.analyze_documents("물품 구매 부적정 건 요약해줘", docs, "").sentences
     assert [s.citations for s in one if re.match(r"\d\. ", s.text)] == [[1]]
     assert all(n < 4 for s in one for n in s.citations)  # nothing of the second finding
-    for several in ("물품 구매 부적정 건들 정리해줘", "물품 구매 관련 지적사항을 정리해줘", "두 건 비교해서 정리해줘"):
+    for several in ("물품 구매 부적정 건들 정리해줘", "물품 구매 관련 지적사항을 정리해줘", "두 건 비교해서 정리해줘", "물품 구매 감사결과 요약해줘"):
         cards = [s for s in analyst.analyze_documents(several, docs, "").sentences if re.match(r"\d\. ", s.text)]
         assert [c.citations for c in cards] == [[1], [4]], several
 

@@ -255,6 +255,9 @@ def test_route_parses_and_normalises():
     system = str(model.seen[0][0].content)
     assert "search_query" in system and "ordinals" in system  # the prompt names the fields
 
+    listed = policies(scripted(js({**GOOD["route"], "ordinals": [1], "ordinals_in_list": True}))).route("첫 번째 건은?", [], "", [])
+    assert listed.ordinals == [1] and not listed.ordinals_in_list  # numbered as the prompt showed the earlier results
+
 
 def test_route_reads_a_request_for_other_cases_like_one_shown():
     model = scripted(js({**GOOD["route"], "follow_up": True, "ordinals": [2], "other_cases": True, "search_query": "감정평가 검토 부실"}))

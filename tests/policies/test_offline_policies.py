@@ -469,6 +469,7 @@ def test_a_question_listing_cases_and_an_ordinal_beyond_what_was_shown(router):
     assert enumerated("노후장비 교체 건이랑 패치 연동 건 묶어서 요약해줘") == ["노후장비 교체 건", "패치 연동 건"]
     # the search query drops the last case's '건 찾아줘'; cases joined by 이랑 are still listed
     assert enumerated("근평 조작해서 승진시킨 건이랑 표창 받으면 안 되는 사람 추천한") == ["근평 조작해서 승진시킨 건", "표창 받으면 안 되는 사람 추천한"]
+    assert enumerated("보조금 부당 지급 건이랑 관련 법령 알려줘") == [] and enumerated("보조금 부당 지급 건이랑 징계 수위 알려줘") == []
     retained = [doc(1, "F1", text="조합설립 인가를 부당하게 하였다.")]
     history = [Turn("정읍 조합설립 인가 건이랑 전주 집수리 지원 건 둘 다 알려줘", "…", "deep")]
     d = router.route("두번째 거 자세히", history, retained)  # one case was shown: the second one the user listed

@@ -14,8 +14,9 @@ from app.text.footnotes import MASK, footnote_marks, masked, without_footnote_ma
         ("분석결과를 수립17)18)하도록 하였다", "분석결과를 수립하도록 하였다"),
         ("｢교통시설 투자평가지침｣45)에서", "｢교통시설 투자평가지침｣에서"),
         ("(근무일수 14일24))만 연가", "(근무일수 14일)만 연가"),
-        ("(추정 사업비 1,777억 원3), 이하", "(추정 사업비 1,777억 원, 이하"),
+        ("(추정 사업비 1,777억 원3), 이하 “터미널”)", "(추정 사업비 1,777억 원, 이하 “터미널”)"),
         ("(사석경사제 공법→케이슨109) 공법) 등", "(사석경사제 공법→케이슨 공법) 등"),
+        ("포털(정부24) 업무를 맡은 기관이 보조금 2억 원7)을", "포털(정부24) 업무를 맡은 기관이 보조금 2억 원을"),  # a later mark's ')' closes nothing
     ],
 )
 def test_a_mark_after_a_word_is_removed(text, shown):
@@ -28,6 +29,7 @@ def test_a_mark_after_a_word_is_removed(text, shown):
         "품질인증(｢관광진흥법｣ 제48조의10)이 법령상",  # an article's branch number
         "특별재난지역 선포 등(제58조∼제61조의2)",
         "행정서비스통합포털(정부24) 업무 등을 담당하는",  # a name closing its own bracket
+        "(코로나19), 경기 침체로",  # ... and a comma after it
         "다음과 같다. 1) 첫째 항목",  # a list mark after a space
         "(단위: 건, 2023)",
     ],

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.llm.errors import PolicyError
 from app.llm.structured import strip_fences
+from app.text.footnotes import without_footnote_marks
 from graph import schemas as S
 from graph.state import Doc
 from graph.vocab import DISPOSITIONS, RELAXABLE_FILTERS, REPORT_FIELDS
@@ -30,6 +31,7 @@ def checked_route(d: S.RouteDecision) -> S.RouteDecision:
     return d.model_copy(
         update={
             "ordinals": [n for n in dict.fromkeys(d.ordinals) if n > 0],
+            "ordinals_in_list": False,  # the model numbers the earlier results as its prompt shows them
             "institutions": distinct(d.institutions),
             "dispositions": known_dispositions(d.dispositions),
             "year_from": year_from,
@@ -104,7 +106,8 @@ def checked_answer(answer: S.AnalystAnswer, docs: Sequence[Doc]) -> S.AnalystAns
         if cited and not marked:
             text += " " + "".join(f"[{n}]" for n in cited)
         quote = s.quote.strip()
-        if quote and not (cited and _squash(quote) in _squash(docs[cited[0] - 1].get("text") or "")):
+        source = docs[cited[0] - 1].get("text") or "" if cited else ""
+        if quote and not (cited and (_squash(quote) in _squash(source) or _squash(quote) in _squash(without_footnote_marks(source)))):
             quote = ""
         if text:
             sentences.append(s.model_copy(update={"text": text, "citations": cited, "quote": quote}))

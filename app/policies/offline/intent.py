@@ -147,7 +147,8 @@ def enumerated(question: str) -> list[str]:
     or [] when it lists fewer than two."""
     parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
     parts = [p for p in parts if p]
-    if len(parts) < 2 or not (_THING.search(parts[-1]) or _EACH.search(question) or _CASE_AND.search(question)) or any(
+    listed = _THING.search(parts[-1]) or _EACH.search(question) or (_CASE_AND.search(question) and _DESCRIBED.search(parts[-1]))
+    if len(parts) < 2 or not listed or any(
         _LIKE.search(p) for p in parts) or not all(
         key_terms(_THING.sub("", p)) for p in parts
     ):
@@ -157,21 +158,25 @@ def enumerated(question: str) -> list[str]:
 
 _THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
 _CASE_AND = re.compile(r"(?:건|것|거)\s*(?:이랑|랑|하고)\s")
-"""'…승진시킨 건이랑 …추천한': cases joined by 이랑 or 하고 are listed even when the search query
-dropped the last one's 건 (a question's 과 / 와 may join a case and a figure: '건과 회수된 금액')."""
+_DESCRIBED = re.compile(r"[한된인던은는]$")
+"""'…승진시킨 건이랑 …추천한': a case described by a clause ('…추천한') after a case joined by
+이랑 or 하고 is listed even when the search query dropped its 건; a facet is not ('…건이랑 관련
+법령', '…건이랑 징계 수위', '건과 회수된 금액')."""
 _EACH = re.compile(r"둘\s*다|각각|\bboth\b|\beach\b", re.I)
 _LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)
 
 
+_ONE_CASE = re.compile(r"(?<![가-힣])(?:건|거|것)(?:을|를|은|는)?\s+(?:\S+\s+){0,2}?(?:요약|정리)|\bthe (?:finding|case)\b", re.I)
+"""A summary asked of one case: '… 건 요약해줘', '… 건 세 줄 요약', '… 건 짧게 정리', 'the finding on …'."""
 _SEVERAL = re.compile(
-    r"건들|사항들|사례|것들|지적\s*사항|목록|전체|모두|전부|각각|비교|여러|\d+\s*건|[두세네]\s*건|이랑|랑\s|및|보고서"
-    r"|\b(?:findings|cases|reports?|all|each|both|compare)\b",
+    r"건들|사항들|사례들|것들|지적\s*사항|목록|전체|모두|전부|각각|비교(?:해|하여|하고)|여러|\d+\s*건|(?<![가-힣])[두세네]\s*건"
+    r"|(?:건|거|것)\s*(?:이랑|하고|과|와)\s|\b(?:findings|cases|all|each|both|compare)\b",
     re.I,
 )
 
 
 def asks_for_one(question: str) -> bool:
     """A summary of one named case ('기상특보 때 어선 출항관리 부적정 건 요약해줘', 'the finding on …'),
-    not of several, a list, a comparison or a whole report ('… 건들 정리해줘', '먹통 사태 관련
-    지적사항을 정리해줘', '두 건 비교해서', '보고서 요약')."""
-    return question_kind(question) == "summary" and not _SEVERAL.search(question)
+    not of several, a list or a comparison ('… 건들 정리해줘', '… 지적사항을 정리해줘', '두 건 비교해서',
+    'A 건이랑 B 건 요약')."""
+    return question_kind(question) == "summary" and bool(_ONE_CASE.search(question)) and not _SEVERAL.search(question)

@@ -75,9 +75,8 @@ def fold(text: str) -> str:
 _FOLD = str.maketrans({c: "'" for c in "“”‘’\"'"})
 
 
-_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'\ue000])[ \t]*\n\s*(?=(?:에|의|을|를|은|는|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
-"""'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket (or its
-footnote mark: '원7) / 을')."""
+_PARTICLE_AFTER_BRACKET = re.compile(r"(?<=[)\]’”」』｣\"'])[ \t]*\n\s*(?=(?:에|의|을|를|은|는|가|과|와|로|으로|에서|에게|까지|부터)[\s,])")
+"""'…공고”(2023. 1. 16.) / 에 따르면': a particle a line break moved off its bracket."""
 
 
 _ARTICLE_GAP = re.compile(r"(?<![가-힣])(제)\s+(?=\d+\s*(?:조|항|호))|(?<![가-힣])(제\d+)\s+(?=(?:조|항|호)(?:[^가-힣]|[의에와과및이을를은는가]|$))")
@@ -85,10 +84,11 @@ _ARTICLE_GAP = re.compile(r"(?<![가-힣])(제)\s+(?=\d+\s*(?:조|항|호))|(?<!
 
 
 def clean(text: str) -> str:
-    """Display text; footnote marks ``masked`` in ``text`` are dropped."""
-    text = join_broken_lines(_PARTICLE_AFTER_BRACKET.sub("", text)).translate(QUOTE_MARKS)
+    """Display text; footnote marks ``masked`` in ``text`` are dropped first, so a word a line
+    break cut after one is joined ('인정89) / 하였다' -> '인정하였다')."""
+    text = join_broken_lines(_PARTICLE_AFTER_BRACKET.sub("", text.replace(MASK, ""))).translate(QUOTE_MARKS)
     text = _ARTICLE_GAP.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _MASK_GAP.sub("", text.replace(MASK, ""))
+    text = _MASK_GAP.sub("", text)
     return re.sub(r"\s+", " ", text).strip()
 
 

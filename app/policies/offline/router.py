@@ -274,7 +274,7 @@ class OfflineRouter:
             sql_intent=track == "fast" and sql_intent,
             refines_previous=refines,
             ordinals=ords,
-            ordinals_resolved=bool(ords) and not written,
+            ordinals_in_list=bool(ords) and written and not other_cases,  # other cases like one shown: numbered as retained
             institutions=institutions,
             year_from=y0,
             year_to=y1,
