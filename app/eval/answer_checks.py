@@ -50,6 +50,8 @@ _SOFT_ENDS = set("다음함임됨요")
 _CONNECTIVE_BEFORE = re.compile(r"(?:[고며여나서데만아어도]|,)$")
 """The syllable (or comma) that closes a clause before an elided quote: '…않았고', '…하여', '…한데도'.
 Kiwi reads '검토하지 / 않았다' and '사용하게 / 되었다' as endings too, but those are one predicate."""
+_SOURCE_LINE = re.compile(r"자료\s*:[^\n]{0,80}재구성$")
+"""A table's source line ('자료: 행정안전부 제출자료 재구성'): what follows it opens a unit."""
 _SENTENCE_START = re.compile(r"(?:[.?!]|[다음함임됨])\s+(?=\S)")
 
 
@@ -235,7 +237,7 @@ def _starts_mid_sentence(quote: str, doc_text: str) -> bool:
     if before is None:
         return False
     prev = before[0][-1]
-    if prev in _SENTENCE_END_BEFORE or (before[1] and before[0].endswith("재구성")):  # after a table's source line
+    if prev in _SENTENCE_END_BEFORE or (before[1] and _SOURCE_LINE.search(before[0])):  # after a table's source line
         return False
     return not (before[1] and prev in _SOFT_ENDS)
 

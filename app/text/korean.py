@@ -116,7 +116,7 @@ _BOUND_PREFIXES = ("J", "E", "XS", "VCP")
 _VERBS = ("VV", "VA")
 """A verb crossing the break is a compound verb cut in two ('도와|준다고', '줄어|들고') at a
 bound morpheme's margin."""
-_COPULA = re.compile(r"(?:였|이었|이다|이며|이고|이나|인\s|임)")
+_COPULA = re.compile(r"(?:였|이었|이다|이며|이고|이나|임)")
 """The copula's own forms after a noun ('상태 / 였고'); '방치 / 이에 대하여' is two words."""
 
 
@@ -162,8 +162,9 @@ the next word ('등 / 국자원에' is not '등국자원'); any other lone sylla
 particle after them still joins ('등 / 의')."""
 _NEW_SENTENCE = re.compile(r"(?:한편|이에|이로|이 중|이와 같이|그러나|그런데|그리고|또한|따라서|반면)(?:[\s,]|$)")
 _LINE_CLOSED = re.compile(r"(?:[.)다음함임됨]|재구성)$")
-"""A line that opens a sentence of its own after a line that closed one ('…제출자료 재구성 /
-한편 이번 감사는'); after an open line '이에' may be a word's end ('두 기관 사 / 이에')."""
+"""A line that opens a sentence of its own after a line that closed one or a heading's last word
+('…제출자료 재구성 / 한편 이번 감사는', '관리･감독 부실 / 이에 대하여'); after a lone syllable '이에'
+may be a word's end ('두 기관 사 / 이에')."""
 
 
 _OPENERS = re.compile(r"[(\[「｢『<〈《“‘\"']")
@@ -194,7 +195,7 @@ def broken_words(text: str) -> list[tuple[int, int]]:
         last = left.split()[-1] if left else ""  # and a lone syllable alone: '평가 시 감|정평가' read as '감|정평가'
         lone = last if re.fullmatch(r"[가-힣]", last) and last not in ONE_SYLLABLE_WORDS else ""
         tries = dict.fromkeys(t for t in (left, inner, lone) if t)
-        opens = _NEW_SENTENCE.match(text, m.end()) and _LINE_CLOSED.search(text, max(0, m.start() - 4), m.start())
+        opens = _NEW_SENTENCE.match(text, m.end()) and (_LINE_CLOSED.search(text, max(0, m.start() - 4), m.start()) or len(last) >= 2)
         if right and not opens and any(_splits_word(t, right[0]) for t in tries):
             out.append((m.start(), m.end()))
     return out

@@ -430,6 +430,15 @@ def test_a_table_row_and_its_source_line_are_not_quoted_and_a_footnote_is_an_asi
     assert [q.footnote for q in qs] == [False, True, False]
     terms = key_terms("한국공항공사 현물 출자")
     assert quotes.narrative_weight(terms, set(), qs[1], False) < quotes.narrative_weight(terms, set(), replace(qs[1], footnote=False), False)
+    assert quotes.weight(terms, set(), qs[1], "criteria") < quotes.weight(terms, set(), replace(qs[1], footnote=False), "criteria")
+    # '재구성' outside a source line ends nothing; a numbered item of the body is no footnote; numbers in a list are no table
+    body = quotes.sentences("국자원은 2023년 조직을 재구성\n하였으나 이를 보고하지 않았다.\n1) 반응계수 입력 부적정 환경부는 계수를 잘못 입력하였다.\n"
+                            "제7조 제1, 2, 3, 4호에 해당하는 사업을 지원하였다.\n40) 0등급은 시스템 사용이 불가능한 장애에 해당함\n"
+                            "구분 1등급 2등급 자료: 행정안전부 제출자료 재구성\n그리고 국자원은 장애 등급을 낮게 분류하였다.")
+    assert [(q.text, q.footnote) for q in body] == [
+        ("국자원은 2023년 조직을 재구성하였으나 이를 보고하지 않았다.", False), ("반응계수 입력 부적정 환경부는 계수를 잘못 입력하였다.", False),
+        ("제7조 제1, 2, 3, 4호에 해당하는 사업을 지원하였다.", False), ("0등급은 시스템 사용이 불가능한 장애에 해당함", True),
+        ("그리고 국자원은 장애 등급을 낮게 분류하였다.", False)]
 
 
 def test_an_article_number_a_line_break_split_is_shown_whole():

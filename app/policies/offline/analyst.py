@@ -147,18 +147,29 @@ def addressed_in(who: str | None, question: str) -> bool:
 
 
 def asked_institution(question: str, found: list[Case], items: list[tuple[int, quotes.Quote, str | None]]) -> str:
-    """The institution an institution question asks about, as the findings name it: the longest
-    of their institutions and of the 조치할 사항 addressees that the question names ('한국공항공사
-    관련 지적사항' -> 한국공항공사, whose 사장 a 국토교통부 finding addresses; '곡성군의회' over
-    '곡성군'), else the first finding's institution."""
+    """The institution an institution question asks about, as the findings write it: the longest
+    of their institutions and of the 조치할 사항 addressees that the question names, by any of its
+    forms ('LH', '국토부'; '한국공항공사 관련 지적사항' -> 한국공항공사, whose 사장 a 국토교통부 finding
+    addresses; '곡성군의회' over '곡성군'), else the first finding's institution."""
+    named = [i for c in found for i in c.head[1].get("institutions") or [] if addressed_in(i, question)]
     q = squash(question).lower()
-    named = [i for c in found for i in c.head[1].get("institutions") or [] if len(i) >= 2 and squash(i).lower() in q]
     for who in dict.fromkeys(w for _, _, w in items if addressed_in(w, question)):
         part = next(p for p in re.split(r"\s*(?:과|와|및)\s+", who) if addressed_in(p, question))
-        flat = squash(part)
-        written = next((flat[:k] for k in range(len(flat), 2, -1) if flat[:k].lower() in q), "")  # '한국지역정보개발원장' -> …원
-        named.append(written or _TITLE.sub("", part).strip() + ("청" if part.endswith("청장") else ""))
+        flat = squash(part).lower()
+        n = next((k for k in range(len(flat), 2, -1) if flat[:k] in q), 0)  # '한국지역정보개발원장' asked as …개발원
+        written = _prefix(part, n) if n else part
+        named.append(_TITLE.sub("", written).strip() or written)
     return max(named, key=lambda n: len(squash(n)), default=(found[0].head[1].get("institutions") or [""])[0])
+
+
+def _prefix(text: str, n: int) -> str:
+    """The shortest start of ``text`` that holds ``n`` characters other than whitespace."""
+    seen = 0
+    for i, ch in enumerate(text):
+        seen += not ch.isspace()
+        if seen == n:
+            return text[: i + 1]
+    return text
 
 
 def addressees(items: list[tuple[int, quotes.Quote, str | None]]) -> list[str]:

@@ -147,7 +147,7 @@ def enumerated(question: str) -> list[str]:
     or [] when it lists fewer than two."""
     parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
     parts = [p for p in parts if p]
-    listed = _THING.search(parts[-1]) or _EACH.search(question) or (_CASE_AND.search(question) and _DESCRIBED.search(parts[-1]))
+    listed = _THING.search(parts[-1]) or _EACH.search(question) or (_CASE_AND.search(question) and described(parts[-1]))
     if len(parts) < 2 or not listed or any(
         _LIKE.search(p) for p in parts) or not all(
         key_terms(_THING.sub("", p)) for p in parts
@@ -158,10 +158,14 @@ def enumerated(question: str) -> list[str]:
 
 _THING = re.compile(r"(?:건|것|거|사례|지적|cases?|findings?)$", re.I)
 _CASE_AND = re.compile(r"(?:건|것|거)\s*(?:이랑|랑|하고)\s")
-_DESCRIBED = re.compile(r"[한된인던은는]$")
-"""'…승진시킨 건이랑 …추천한': a case described by a clause ('…추천한') after a case joined by
-이랑 or 하고 is listed even when the search query dropped its 건; a facet is not ('…건이랑 관련
-법령', '…건이랑 징계 수위', '건과 회수된 금액')."""
+
+
+def described(text: str) -> bool:
+    """Whether ``text`` closes on a clause that describes a case ('…추천한', '…받은': Kiwi's
+    adnominal ending). '…승진시킨 건이랑 …추천한' lists two cases even when the search query dropped
+    the last one's 건; a facet does not ('…건이랑 관련 법령', '…건이랑 처분 결과는', '건과 회수된 금액')."""
+    tokens = get_kiwi().tokenize(text.strip())
+    return bool(tokens) and tokens[-1].tag == "ETM"
 _EACH = re.compile(r"둘\s*다|각각|\bboth\b|\beach\b", re.I)
 _LIKE = re.compile(r"비슷|유사|같은|similar|\blike\b", re.I)
 
@@ -170,7 +174,7 @@ _ONE_CASE = re.compile(r"(?<![가-힣])(?:건|거|것)(?:을|를|은|는)?\s+(?:
 """A summary asked of one case: '… 건 요약해줘', '… 건 세 줄 요약', '… 건 짧게 정리', 'the finding on …'."""
 _SEVERAL = re.compile(
     r"건들|사항들|사례들|것들|지적\s*사항|목록|전체|모두|전부|각각|비교(?:해|하여|하고)|여러|\d+\s*건|(?<![가-힣])[두세네]\s*건"
-    r"|(?:건|거|것)\s*(?:이랑|하고|과|와)\s|\b(?:findings|cases|all|each|both|compare)\b",
+    r"|(?:건|거|것)\s*(?:이랑|하고|과|와|및|,)\s.*(?<![가-힣])(?:건|거|것)(?![가-힣])|\b(?:findings|cases|all|each|both|compare)\b",
     re.I,
 )
 

@@ -39,7 +39,7 @@ _ARTICLE_REF = r"제\s*\d+\s*조(?:\s*의\s*\d+)?(?:\s*제\s*\d+\s*항)?(?:\s*�
 _LAW = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*(?:" + _ARTICLE_REF + r"(?:\s*(?:,|및|와|과|ㆍ|·)\s*" + _ARTICLE_REF + r")*)?")
 """A law and its articles: '｢방송통신발전 기본법｣ 제28조 및 제35조' is one reference."""
 _LAW_ARTICLE = re.compile(r"[「｢][^「」｢｣]{2,40}[」｣]\s*제\s*\d+\s*조")
-_TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위|자료\s*:[^.]{0,60}재구성|(?<![\d.,])(?:\d[\d,]*\s+){3,}\d")
+_TABLE = re.compile(r"\[\s*(?:표|그림)\s*\d*\s*\]|\[\s*(?:표|그림)\s*\d+|\(단위|자료\s*:[^.]{0,60}재구성|(?<![\d.,])(?:\d(?:[\d,]*\d)?[ \t]+){3,}\d")
 """A table or its source line in a sentence: '[표 3]', '(단위: 건)', '자료: 행정안전부 제출자료 재구성',
 a row of figures ('합계 469 107 27 18')."""
 _HEADING = re.compile(r"^(?:\d{1,2}\.|[가-하]\.|\(\d{1,2}\)|\d{1,2}\)|[①-⑳])\s*[^.]{2,60}(?<![다음함임됨)\]고며])$")
@@ -164,8 +164,12 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 
 _FOOTNOTE_LINE = re.compile(r"\d{1,3}\)\s")
-_SOURCE_END = re.compile(r"재구성[ \t]*\n\s*")
-"""The end of a table's source line ('자료: 행정안전부 제출자료 재구성'): the text after it is body text."""
+_NOMINAL_END = re.compile(r"[음함임됨]\.?\s*$")
+"""How a footnote's text ends ('… 되어 있음'); a numbered item of the body ('1) 반응계수 입력 부적정
+환경부는 … 하였다.') ends as a sentence."""
+_SOURCE_END = re.compile(r"자료\s*:[^\n]{0,80}?재구성[ \t]*\n\s*")
+"""A table's source line ('자료: 행정안전부 제출자료 재구성') and the line break after it: the text
+after it is body text."""
 _FOOTNOTE_END = re.compile(r"[음함임됨다]\.?[ \t]*\n")
 _CONTINUES = re.compile(r"(?:되(?:어|었|는|지|고)|하(?:여|였|고|는|지(?!만)|며)|[된한할해]\s|까지|부터)")
 """A line that carries on the one before ('포함 / 되어', '…없음 / 하여 …'), not body text after a footnote."""
@@ -181,23 +185,26 @@ def _footnote_end(text: str, start: int, end: int) -> re.Match[str] | None:
     return None
 
 
-def spans(text: str) -> list[tuple[int, int]]:
-    """Sentence spans, a span that continues the previous sentence (a PDF line break inside a
-    sentence, '○○시장은 / 앞으로 …', or a particle after a closing bracket) joined to it, and a
-    footnote ('8) … 관계가 없음') ended at its line's finished clause and a table ended at its
-    source line ('자료: … 재구성'), so the body text after them ('또한 담양군은 …') is a sentence of
-    its own."""
+def spans(text: str) -> list[tuple[int, int, bool]]:
+    """Sentence spans (start, end, whether it is a footnote's text: '8) … 되어 있음'), a span that continues the
+    previous sentence (a PDF line break inside a sentence, '○○시장은 / 앞으로 …', or a particle after
+    a closing bracket) joined to it, a table ended at its source line ('자료: … 재구성') and a
+    footnote ('8) … 관계가 없음') at its line's finished clause, so the body text after them ('또한
+    담양군은 …') is a sentence of its own."""
     out: list[tuple[int, int]] = []
     for s, e in sentence_spans(text):
         if out and (not _opens_sentence(text, s) or BARE_PARTICLE.match(text, s)):  # '…공고”(2023. 1. 16.) / 에 따르면
             out[-1] = (out[-1][0], e)
         else:
             out.append((s, e))
-    split: list[tuple[int, int]] = []
-    for s, e in out:
-        while (m := _SOURCE_END.search(text, s, e)) and m.end() < e:  # a table's source line ends what it closes
-            split.append((s, m.start() + 3))
+    pieces: list[tuple[int, int]] = []
+    for s, e in out:  # a table's source line ends what it closes
+        while (m := _SOURCE_END.search(text, s, e)) and m.end() < e:
+            pieces.append((s, text.rfind("재구성", m.start(), m.end()) + 3))
             s = m.end()
+        pieces.append((s, e))
+    split: list[tuple[int, int]] = []
+    for s, e in pieces:
         while _FOOTNOTE_LINE.match(text, s) and (m := _footnote_end(text, s, e)):
             split.append((s, m.start() + 1))
             s = m.end()
@@ -205,7 +212,7 @@ def spans(text: str) -> list[tuple[int, int]]:
                 s += 1
         if s < e:
             split.append((s, e))
-    return split
+    return [(s, e, bool(_FOOTNOTE_LINE.match(text, s) and _NOMINAL_END.search(text, s, e))) for s, e in split]
 
 
 def sentences(text: str, max_chars: int = MAX_CHARS, tail: bool = False) -> list[Quote]:
@@ -221,15 +228,14 @@ def _sentences(text: str, max_chars: int, tail: bool, version: int) -> tuple[Quo
     where words were cut)."""
     out = []
     marked = masked(text)
-    for s, e in spans(text):
-        span_start = s
+    for s, e, footnote in spans(text):
         s0 = s + (m.end() if (m := _LEAD.match(text[s:e])) else 0)
         s, e = _trim(marked, s, e, max_chars, tail)
         shown = clean(marked[s:e])
         digits = sum(ch.isdigit() for ch in shown)
         if (len(shown) >= MIN_CHARS and re.search(r"[가-힣A-Za-z]", shown) and not _TABLE.search(shown)
                 and not _HEADING.match(shown) and not _FRAGMENT.search(shown) and digits <= len(shown) * 0.2):
-            out.append(Quote(shown, s, e, elided=s > s0, footnote=s0 > span_start and s == s0))  # shown from the footnote's text
+            out.append(Quote(shown, s, e, elided=s > s0, footnote=footnote and s == s0))  # shown from the footnote's text
     return tuple(out)
 
 
