@@ -344,6 +344,8 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "징계 받았어?": "disposition",
         "해양수산부 관련해서 지적된 거 있어?": "institution",
         "행정안전부가 받은 처분요구 뭐뭐 있었지?": "institution",
+        "LH 관련 지적사항 있어?": "institution",  # a Latin short form
+        "SW 관련 지적된 거 있어?": "similar_cases",  # an acronym that names no institution
         "장비 납품 지연 관련 지적사항 있어?": "similar_cases",  # no institution named: a pattern
         "What legal provisions apply when a city pays subsidies twice?": "legal_basis",
         "보조금 정산 규정이 어디 있어?": "legal_basis",

@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.policies.offline import quotes
-from app.policies.offline.fields import AGENCY_ALIASES
 from app.policies.offline.intent import asks_for_one, question_kind
-from app.policies.offline.lexicon import key_terms, squash
+from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms, squash
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
 from graph.vocab import SECTION_KINDS, language, section_label

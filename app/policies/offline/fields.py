@@ -12,28 +12,15 @@ from functools import cached_property
 
 from app.policies.offline.english_names import english_forms, mentions_stem, romanised_stem, words
 from app.policies.offline.intent import pattern
-from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, SECTION_HINTS, squash
+from app.policies.offline.lexicon import (
+    AGENCY_ALIASES,
+    AUDIT_TYPES,
+    DISPOSITION_WORDS,
+    SECTION_HINTS,
+    squash,
+)
 from graph.schemas import FieldSelection
 
-# Common short names of central agencies (what auditors actually type).
-AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
-    "해양수산부": ("해수부",),
-    "문화체육관광부": ("문체부",),
-    "국토교통부": ("국토부",),
-    "과학기술정보통신부": ("과기정통부", "과기부"),
-    "행정안전부": ("행안부",),
-    "산업통상자원부": ("산업부", "산자부"),
-    "보건복지부": ("복지부",),
-    "기획재정부": ("기재부",),
-    "고용노동부": ("노동부", "고용부"),
-    "농림축산식품부": ("농식품부",),
-    "한국토지주택공사": ("LH", "토지주택공사"),
-    "국가정보자원관리원": ("국정자원",),
-    "해양경찰청": ("해경청", "해경"),
-    "농촌진흥청": ("농진청",),
-    "부산지방항공청": ("부산항공청",),
-    "서울지방항공청": ("서울항공청",),
-}
 # Provinces by their government's office as auditors write it ('전남도청'), the province itself only
 # (not '전라남도 곡성군'). Not '전남' or '전남도': squashed, '광주·전남·전북 도시재생' and '전남 도로' contain them.
 PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {

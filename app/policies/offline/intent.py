@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from app.policies.offline.english_names import english_organisations
-from app.policies.offline.lexicon import key_terms
+from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms
 from app.text.korean import get_kiwi
 from graph.vocab import DISPOSITIONS
 
@@ -44,6 +44,9 @@ _INSTITUTION_ASK = re.compile(
     r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
 question of this form counts as an institution question only when it names an organisation."""
+_LATIN_SHORT_FORM = re.compile(
+    r"(?<![A-Za-z])(?:" + "|".join(re.escape(s) for shorts in AGENCY_ALIASES.values() for s in shorts if s.isascii()) + r")(?![A-Za-z])")
+"""Institutions written by a Latin short form ('LH 관련 지적사항'), which the suffix rule cannot see."""
 
 
 FACETS: dict[str, re.Pattern[str]] = {
@@ -88,7 +91,7 @@ def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
         if rule.search(text):
             return kind
-    if _INSTITUTION_ASK.search(text) and named_organisations(text):
+    if _INSTITUTION_ASK.search(text) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
     return "similar_cases"
 

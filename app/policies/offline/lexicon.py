@@ -29,6 +29,26 @@ STOP_MORPHEMES = frozenset(
     "분석 알리 보이 설명 정리 요약 무엇 뭐 어떻 어떤 관련 대하 대해 있 하 되 수 것 건 내용 사항 좀 주 해주 알 싶 "
     "지적 감사 사례 자세히 자세하 what which how tell about more show explain please the a of in on for is are was".split()
 )
+AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
+    "해양수산부": ("해수부",),
+    "문화체육관광부": ("문체부",),
+    "국토교통부": ("국토부",),
+    "과학기술정보통신부": ("과기정통부", "과기부"),
+    "행정안전부": ("행안부",),
+    "산업통상자원부": ("산업부", "산자부"),
+    "보건복지부": ("복지부",),
+    "기획재정부": ("기재부",),
+    "고용노동부": ("노동부", "고용부"),
+    "농림축산식품부": ("농식품부",),
+    "한국토지주택공사": ("LH", "토지주택공사"),
+    "국가정보자원관리원": ("국정자원",),
+    "해양경찰청": ("해경청", "해경"),
+    "농촌진흥청": ("농진청",),
+    "부산지방항공청": ("부산항공청",),
+    "서울지방항공청": ("서울항공청",),
+}
+"""Institutions by the short forms auditors write ('해수부', 'LH'): the field selector, the
+question's kind and the 조치할 사항 addressees read them."""
 FACET_TERMS = frozenset(
     "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
     "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 "
