@@ -216,7 +216,7 @@ def _preceding(quote: str, doc_text: str) -> tuple[str, bool, int] | None:
     marks = {i for s, e in footnote_marks(doc_text) for i in range(s, e)}
     for i, ch in enumerate(doc_text):
         if not ch.isspace() and i not in marks:
-            flat.append(squash(ch))
+            flat.append(ch.lower().translate(_QUOTE_MARKS))  # marks are skipped already: no need for squash per character
             index.append(i)
     pos = "".join(flat).find(q)
     if pos <= 0:
@@ -265,8 +265,9 @@ def _elided_at_clause(quote: str, doc_text: str) -> bool:
 
 def artefacts(text: str, docs: Iterable[dict[str, Any]]) -> list[str]:
     """PDF extraction debris in the displayed text: words split by a line break, a footnote
-    marker opening a quote, a footnote reference inside the text ('않아12) 환자가'), a quote that starts mid-sentence unmarked (or marked by an ellipsis
-    but not at a clause boundary), masked-name debris."""
+    marker opening a quote, a footnote reference inside the text ('않아12) 환자가'), a quote that
+    starts mid-sentence unmarked (or marked by an ellipsis but not at a clause boundary),
+    masked-name debris."""
     found: list[str] = []
     docs = list(docs)
     for d in docs:
