@@ -9,7 +9,7 @@ from dataclasses import replace
 from app.eval.answer_checks import supported
 from app.policies.offline import analyst, grader, quotes, verifier
 from app.policies.offline.decline import REFERENCE_HEADER, decline
-from app.policies.offline.intent import question_kind
+from app.policies.offline.intent import asks_for_several, question_kind
 from app.policies.offline.lexicon import key_terms
 from app.retrieval.evidence import Evidence
 from app.retrieval.finding_rank import RankedFinding, evidence_for
@@ -313,6 +313,33 @@ def test_grader_keeps_the_best_finding_and_close_ones_or_nothing():
     # ... unless the question names an institution the store holds: then list what it has
     scoped = [_scored(1, "F1", 0.97, lex_body=0.0, lex_full=0.0, absent=0.9, csls=-0.06, scoped=1.0)]
     assert all(g.relevant for g in grader.grade("가람시 감사 결과", scoped).grades)
+
+
+def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
+    docs = [_scored(1, "F1", 0.999), _scored(2, "F2", 0.95), _scored(3, "F3", 0.40)]
+    one = [g.relevant for g in grader.grade("물품 구매 부적정 사례 있어?", docs).grades]
+    several = [g.relevant for g in grader.grade("물품 구매 부적정 사례들 싹 모아줘", docs).grades]
+    assert one == [True, False, False] and several == [True, True, False]
+    assert [asks_for_several(q) for q in ("가람시 관련 지적 뭐 있었지?", "지적사항 목록 뽑아줘", "List the findings on procurement",
+                                          "물품 구매 부적정 사례 있어?", "법 조항들 알려줘")] == [True, True, True, False, False]
+
+
+def test_a_summary_of_several_findings_says_how_many_and_gives_each_a_demand():
+    docs = _finding_docs() + [{**doc(5, "F3"), "section": "actions",
+                               "text": "가람시장은 물품 대장을 정비하시기 바랍니다.(통보)"}]
+    answer = analyst.analyze_documents("물품 구매 건들 정리해줘", docs, "").sentences
+    assert answer[0].text.startswith("3건(\"") and "외 2건" in answer[0].text
+    third = next(i for i, s in enumerate(answer) if s.text.startswith("3. "))
+    assert answer[third + 1].text.strip().startswith("- 조치할 사항") and answer[third + 1].citations == [5]
+    alone = analyst.analyze_documents("물품 구매 부적정 사례 있어?", docs, "").sentences
+    third = next(i for i, s in enumerate(alone) if s.text.startswith("3. "))
+    assert third == len(alone) - 1  # one case asked for: the third finding is a card only
+
+
+def test_a_fast_track_list_names_up_to_ten_findings():
+    rows = [[f"F{i}", f"지적 {i}"] for i in range(12)]
+    text = analyst.analyze_sql("지적사항 목록", {"columns": ["id", "title"], "rows": rows}).sentences[0].text
+    assert "지적 9;" not in text and "지적 9 외 2건" in text and "지적 10" not in text
 
 
 def test_grader_keeps_a_finding_the_user_pointed_at():

@@ -240,6 +240,14 @@ def test_verifier_flags_unsupported_and_off_topic_answers():
     assert v.grounded and not v.useful
 
 
+def test_utility_asks_one_finding_to_cover_the_question_unless_several_are_listed():
+    docs = [doc(1, "F1", text="데이터센터 전력수요를 부풀려 예측하였다."), doc(2, "F2", text="배터리 화재로 전산시스템이 멈추었다.")]
+    answer = AnalystAnswer(sentences=[AnswerSentence(text="a [1]", citations=[1], quote="데이터센터 전력수요를 부풀려 예측하였다."),
+                                      AnswerSentence(text="b [2]", citations=[2], quote="배터리 화재로 전산시스템이 멈추었다.")])
+    assert not verifier.verify("전력 예측과 배터리 화재 전산 정지 사고", answer, docs).useful  # each covers part
+    assert verifier.verify("데이터센터 전력수요 예측 건이랑 배터리 화재 건 둘 다 알려줘", answer, docs).useful
+
+
 def test_chat_memory_and_help():
     assert "김감사" in chat.reply("내 이름은 김감사야", [], "")
     history = [Turn("내 이름은 김감사야", "반갑습니다"), Turn("주의 몇 건?", "3건")]

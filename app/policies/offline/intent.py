@@ -187,3 +187,15 @@ def asks_for_one(question: str) -> bool:
     not of several, a list or a comparison ('… 건들 정리해줘', '… 지적사항을 정리해줘', '두 건 비교해서',
     'A 건이랑 B 건 요약')."""
     return question_kind(question) == "summary" and bool(_ONE_CASE.search(question)) and not _SEVERAL.search(question)
+
+
+_PLURAL = re.compile(
+    r"(?:건|사례|사항|것|거|케이스)들|목록|리스트|뭐뭐|무엇무엇|모아|추려|뽑아|골라|전부|모두|싹|\b(?:findings|cases|issues|list)\b", re.I)
+"""Several findings asked for: a case noun in the plural ('건들', '사례들'), a list ('목록', '뽑아줘',
+'추려서', 'list'), everything ('전부', '싹 모아줘')."""
+
+
+def asks_for_several(question: str) -> bool:
+    """Whether the question wants every finding that fits, not the best one: it asks for a list or
+    cases in the plural, or for an institution's findings ('X 관련 지적 뭐 있었지?')."""
+    return bool(_PLURAL.search(question)) or question_kind(question) == "institution"
