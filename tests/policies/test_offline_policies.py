@@ -398,7 +398,8 @@ def test_a_request_for_cases_like_a_shown_one_searches_its_pattern(router):
     q = "용역 관련해서 다른 사례 없어? 수의계약 쪼개기 같은 거"
     d = router.route(q, history, retained)
     assert d.other_cases and d.pivot and d.search_query == q  # a pattern of its own: a new search, still other than the case shown
-    assert not router.route("같은 감사에서 다른 지적은?", history, retained).other_cases  # the same report's others: its own rule
+    d = router.route("같은 감사에서 다른 지적은?", history, retained)
+    assert d.other_cases and d.search_query == "같은 감사에서 다른 지적은?"  # the same report's others: searched there, not like the case
 
 
 def test_a_short_form_of_an_institution_is_answered_by_its_findings(router):
@@ -465,6 +466,28 @@ def test_a_follow_up_that_matches_a_shown_case_points_at_it(router):
     r = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: ranking.get(q, []))
     d = r.route("지방의회 의결 안 받은 거 근거 조항은", [Turn("고창군 터미널 혁신지구 사업 문제 요약", "…", "deep")], retained)
     assert d.follow_up and d.ordinals == [1]  # the shown case it matches nearly as well as anything: not a new search
+
+
+def test_a_follow_up_names_one_of_several_shown_cases_or_the_reports_other_findings(router):
+    first = {**doc(1, "F1", text="여객수요를 과다하게 예측하였다."), "finding_title": "여객수요 과다 예측"}
+    second = {**doc(2, "F2", text="케이슨 거치 간격이 기준을 초과하였다."), "finding_title": "케이슨 제작·거치 부적정"}
+    history = [Turn("울릉공항 지적사항 알려줘", "…", "deep")]
+    d = router.route("케이슨 건 처분 뭐였어", history, [first, second])
+    assert d.follow_up and d.ordinals == [2] and not d.ordinals_in_list  # the case its word names, not the first shown
+    assert router.route("처분 뭐였어", history, [first, second]).ordinals == [1]
+    d = router.route("같은 감사에서 다른 지적은 뭐 있었어", history, [first, second])
+    assert d.follow_up and d.other_cases and d.search_query == "같은 감사에서 다른 지적은 뭐 있었어"  # the report, the shown case left out
+
+
+def test_an_institution_no_shown_case_is_about_is_searched_on_the_pattern_shown(router):
+    shown = {**doc(1, "F1", inst="부산광역시", text="부산광역시는 해양수산부 소관 항만의 장애 상황을 늦게 전파하였다."),
+             "finding_title": "장애 상황 전파 지연"}
+    history = [Turn("장애 났을 때 상황전파 늦은 사례", "…", "deep")]
+    d = router.route("해수부 건 관련 법령은?", history, [shown])
+    assert d.follow_up and d.ordinals == [] and d.search_query.startswith("장애 상황 전파 지연")  # mentioned, not addressed
+    addressed = {**shown, "text": "해양수산부장관은 장애 상황 전파 체계를 개선하시기 바랍니다.(통보)"}
+    assert router.route("해수부 건 관련 법령은?", history, [addressed]).ordinals == [1]
+    assert "장애 상황" not in router.route("그 감사에서 해수부가 받은 건?", history, [shown]).search_query  # that report is searched
 
 
 def test_a_question_listing_cases_and_an_ordinal_beyond_what_was_shown(router):

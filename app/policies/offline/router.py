@@ -25,7 +25,7 @@ from importlib import resources
 import numpy as np
 
 from app.embeddings.interface import Embedder
-from app.policies.offline.fields import ANAPHORA, Catalog, dispositions, years
+from app.policies.offline.fields import ANAPHORA, REPORT_ANAPHORA, Catalog, dispositions, years
 from app.policies.offline.intent import enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
@@ -36,6 +36,7 @@ from app.policies.offline.lexicon import (
     squash,
     without_ordinals,
 )
+from app.policies.offline.quotes import addressees
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
@@ -116,6 +117,7 @@ _SAME_REPORT = re.compile(
     r"|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은', not '이 건 다른 감사에서 비슷한 사례'
     re.I,
 )
+_REST = re.compile(r"나머지|\b(?:other|else|rest)\b", re.I)
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
@@ -251,7 +253,12 @@ class OfflineRouter:
         pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
-        if shown:
+        rest_of_report = follow_up and track in ("deep", "fast") and bool(retained) and bool(_SAME_REPORT.search(q)) and bool(
+            _OTHER_CASES.search(q) or _REST.search(q))
+        if rest_of_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields``), the case shown left out
+            other_cases = True
+            why += "; asks for the report's other findings"
+        elif shown:
             query = " ".join([shown, *sorted(content)])
             why += "; asks for other cases like the one shown"
         elif other_cases:
@@ -259,9 +266,12 @@ class OfflineRouter:
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
-            ords = [1]  # '그 건', '조치할 사항은?': the case the last answer led with
+            ords = _named_case(content, retained) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
+            if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
+                query = f"{self._shown_pattern([], retained)} {q}".strip()
+                why += "; the institution's case on the pattern shown"
         elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent and (
             facets(q) or not _MORE_CASES.search(q)
         ):
@@ -378,10 +388,12 @@ class OfflineRouter:
 
     def _naming(self, q: str, institutions: list[str], retained: list[Doc]) -> list[int]:
         """The position (1-based, as the user saw them) of the first shown finding that is about
-        one of ``institutions``: its own institution, or named in its text ('국토교통부장관은 …
-        하시기 바랍니다'); not merely one of its report's institutions. Empty when no shown finding is."""
+        one of ``institutions``: its own institution, or one its 조치할 사항 are addressed to
+        ('국토교통부장관은 … 하시기 바랍니다'); not merely one of its report's institutions or one its
+        text mentions ('행정안전부 소속 국가정보자원관리원은'). Empty when no shown finding is."""
         for n, docs in enumerate(_shown_cases(retained), start=1):
-            own = squash(" ".join([d.get("text", "") for d in docs] + list((docs[0].get("institutions") or [])[:1])))
+            addressed = [who for d in docs for _, who in addressees(d.get("text", ""))]
+            own = squash(" ".join(addressed + list((docs[0].get("institutions") or [])[:1])))
             if self._mentioned(q, institutions, own):
                 return [n]
         return []
@@ -396,6 +408,20 @@ class OfflineRouter:
             for form, names in self.catalog.aliases.items()
             if (form in asked and len(form) >= 2) or (names & set(institutions) and len(form) >= 3)
         )
+
+
+def _named_case(content: set[str], retained: list[Doc]) -> list[int]:
+    """The one shown case (its position, as the user saw it) that the question's content words
+    name when the answer showed several: by its title ('케이슨 건 처분 뭐였어' after '…케이슨 거치
+    부적정'), else by its passages; empty when none or more than one does."""
+    if not content:
+        return []
+    cases = _shown_cases(retained)
+    for text_of in (lambda docs: docs[0].get("finding_title") or "", lambda docs: " ".join(d.get("text", "") for d in docs)):
+        naming = [n for n, docs in enumerate(cases, start=1) if content <= key_terms(text_of(docs))]
+        if naming:
+            return naming if len(naming) == 1 else []
+    return []
 
 
 def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
