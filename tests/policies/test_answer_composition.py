@@ -322,6 +322,11 @@ def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
     assert one == [True, False, False] and several == [True, True, False]
     assert [asks_for_several(q) for q in ("가람시 관련 지적 뭐 있었지?", "지적사항 목록 뽑아줘", "List the findings on procurement",
                                           "물품 구매 부적정 사례 있어?", "법 조항들 알려줘")] == [True, True, True, False, False]
+    # the same words in their ordinary senses, and a summary of one named case
+    for one in ("특정인을 합격자로 뽑아준 사례", "계약과 검수 모두 부적정했던 사례", "조례 전부개정 절차 위반", "업무추진비를 모아서 쓴 사례",
+                "입찰 참가자격을 건들지 않고 처리한 건", "사고 났던 공사, 감사결과 뭐였어?", "직원 뽑아놓고 교육 안 한 건 요약해줘"):
+        assert not asks_for_several(one), one
+    assert asks_for_several("두 건 비교해서 정리해줘") and asks_for_several("노후장비 교체 건이랑 패치 연동 건 요약해줘")
 
 
 def test_a_summary_of_several_findings_says_how_many_and_gives_each_a_demand():
@@ -334,6 +339,14 @@ def test_a_summary_of_several_findings_says_how_many_and_gives_each_a_demand():
     alone = analyst.analyze_documents("물품 구매 부적정 사례 있어?", docs, "").sentences
     third = next(i for i, s in enumerate(alone) if s.text.startswith("3. "))
     assert third == len(alone) - 1  # one case asked for: the third finding is a card only
+
+
+def test_several_findings_show_a_closing_formula_they_share_once():
+    same = "가람시장은 앞으로 관련 업무를 철저히 하시기 바랍니다.(주의)"
+    docs = [*_finding_docs()[:3], {**doc(4, "F2"), "section": "actions", "text": same}, {**doc(5, "F3"), "section": "actions", "text": same}]
+    answer = analyst.analyze_documents("물품 구매 부적정 사례들 모아줘", docs, "").sentences
+    assert sum(same.split("(")[0] in s.text for s in answer) == 1  # shown for the second finding, not again for the third
+    assert [s.citations for s in answer if re.match(r"\d\. ", s.text)] == [[1], [4], [5]]
 
 
 def test_a_fast_track_list_names_up_to_ten_findings():

@@ -246,6 +246,8 @@ def test_utility_asks_one_finding_to_cover_the_question_unless_several_are_liste
                                       AnswerSentence(text="b [2]", citations=[2], quote="배터리 화재로 전산시스템이 멈추었다.")])
     assert not verifier.verify("전력 예측과 배터리 화재 전산 정지 사고", answer, docs).useful  # each covers part
     assert verifier.verify("데이터센터 전력수요 예측 건이랑 배터리 화재 건 둘 다 알려줘", answer, docs).useful
+    mapped = {"배터리", "화재", "전산", "시스템"}  # an English question's terms as the search weighed them
+    assert verifier.verify("battery fire that stopped the computer systems", answer, docs, mapped).useful  # the second finding covers them
 
 
 def test_chat_memory_and_help():
@@ -373,7 +375,7 @@ def test_a_clearly_better_match_elsewhere_pivots(router):
 def test_an_institution_named_in_a_shown_case_points_at_that_case(router):
     retained = [
         doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다."),
-        doc(2, "F2", inst="한국토지주택공사", text="국토교통부장관은 감정평가 법인을 조사하고 적정한 조치를 하시기 바랍니다."),
+        {**doc(2, "F2", inst="한국토지주택공사", text="국토교통부장관은 감정평가 법인을 조사하고 적정한 조치를 하시기 바랍니다."), "section": "actions"},
     ]
     history = [Turn("감정평가 부실 사례 있어?", "…", "deep")]
     router = OfflineRouter(router.embedder, Catalog.build([*CATALOG.names, "국토교통부"]), GLOSSARY.all_terms())
@@ -475,8 +477,12 @@ def test_a_follow_up_names_one_of_several_shown_cases_or_the_reports_other_findi
     d = router.route("케이슨 건 처분 뭐였어", history, [first, second])
     assert d.follow_up and d.ordinals == [2] and not d.ordinals_in_list  # the case its word names, not the first shown
     assert router.route("처분 뭐였어", history, [first, second]).ordinals == [1]
+    second_text = {**second, "text": "케이슨 거치 간격이 기준을 초과하였고 책임자 징계가 필요하다."}
+    assert router.route("그 건 책임자 징계는?", history, [first, second_text]).ordinals == [1]  # a word of its passage names nothing
     d = router.route("같은 감사에서 다른 지적은 뭐 있었어", history, [first, second])
     assert d.follow_up and d.other_cases and d.search_query == "같은 감사에서 다른 지적은 뭐 있었어"  # the report, the shown case left out
+    d = router.route("같은 감사에서 비슷한 사례도 있어?", history, [first, second])
+    assert d.other_cases and d.search_query == "여객수요 과다 예측"  # in that report, like the case shown
 
 
 def test_an_institution_no_shown_case_is_about_is_searched_on_the_pattern_shown(router):
@@ -485,8 +491,11 @@ def test_an_institution_no_shown_case_is_about_is_searched_on_the_pattern_shown(
     history = [Turn("장애 났을 때 상황전파 늦은 사례", "…", "deep")]
     d = router.route("해수부 건 관련 법령은?", history, [shown])
     assert d.follow_up and d.ordinals == [] and d.search_query.startswith("장애 상황 전파 지연")  # mentioned, not addressed
-    addressed = {**shown, "text": "해양수산부장관은 장애 상황 전파 체계를 개선하시기 바랍니다.(통보)"}
+    narrative = {**shown, "text": "부산광역시는 상황을 늦게 전파하였다.\n해양수산부장관은 2020. 3. 이를 알고도 조치하지 않았다."}
+    assert router.route("해수부 건 관련 법령은?", history, [narrative]).ordinals == []  # a 문제점 line that opens with a title
+    addressed = {**shown, "section": "actions", "text": "해양수산부장관은 장애 상황 전파 체계를 개선하시기 바랍니다.(통보)"}
     assert router.route("해수부 건 관련 법령은?", history, [addressed]).ordinals == [1]
+    assert "장애 상황" not in router.route("해수부 관련 지적 뭐 있었지?", history, [shown]).search_query  # its findings as such
     assert "장애 상황" not in router.route("그 감사에서 해수부가 받은 건?", history, [shown]).search_query  # that report is searched
 
 

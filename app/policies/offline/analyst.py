@@ -188,11 +188,14 @@ all: 0.45 / 0.47 (the evidence's median length 450 -> 564 characters)."""
 
 
 def _evidence(
-    case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, demands: list[tuple[int, quotes.Quote, str | None]]
+    case: Case, kinds: list[tuple[str, int, bool]], terms: set[str], lang: str, demands: list[tuple[int, quotes.Quote, str | None]],
+    seen: set[str],
 ) -> list[AnswerSentence]:
     """The quoted evidence of one finding by ``kinds``; ``demands``: its 조치할 사항 items
-    (``demand_quotes``), shown whole where a plan says ``WHOLE``."""
-    out, seen = [], set()
+    (``demand_quotes``), shown whole where a plan says ``WHOLE``; ``seen``: the quotes already
+    shown (folded), by this finding or an earlier one, which are not shown again (overlapping
+    chunks hold the same sentence; findings of one report share a closing formula)."""
+    out = []
     for kind, k, first in kinds:
         label = section_label(kind, lang)
         picked = (demands if k == WHOLE else []) or [
@@ -200,14 +203,16 @@ def _evidence(
         ]
         last = None
         for n, q, who in picked:
-            if quotes.fold(q.text) not in seen:  # overlapping chunks hold the same sentence
+            if quotes.fold(q.text) not in seen:
                 seen.add(quotes.fold(q.text))
                 out.append(quote_line(f"{label}({who})" if who and who != last else label, n, q))
                 last = who or last
     if not out:  # a finding whose sections were not loaded: its searched passage
         n, d = case.head
         for q in quotes.best(terms, d["text"], 1):
-            out.append(quote_line(section_label(d["section"], lang), n, q))
+            if quotes.fold(q.text) not in seen:
+                seen.add(quotes.fold(q.text))
+                out.append(quote_line(section_label(d["section"], lang), n, q))
     return out
 
 
@@ -316,11 +321,8 @@ institutions quote two since 문제점 sentences are shown by their end and weig
 EVIDENCE_OTHERS: list[tuple[str, int, bool]] = [("problems", 1, False), ("actions", 1, True)]
 """... and for the second."""
 EVIDENCE_SEVERAL: list[tuple[str, int, bool]] = [("actions", 1, True)]
-"""... and, when the question asks for several findings (``intent.asks_for_several``) and more than
-two are found, for each after the first: its demand, one line. Dev, nuggets of such questions
-stated: 47 of 129 with the evidence of two findings; 50 with a demand for each (median such
-answer 1,300 -> 1,314 characters); 48 with a 문제점 for similar cases and a demand for the rest;
-51 with both for each (1,329)."""
+"""... and, when the question asks for several findings (``intent.asks_for_several``), for each
+after the second: its demand, one line."""
 
 
 def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[dict[str, Any]] | None = None) -> AnalystAnswer:
@@ -337,13 +339,15 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
     if kind == "legal_basis":
         for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
             sentences.append(quote_line(section_label("criteria", lang), n, q))
-    several = asks_for_several(question) and len(found) > 2
+    several = asks_for_several(question)
+    seen: set[str] = set()
     for rank, case in enumerate(found, start=1):
         sentences.append(card(rank, case, lang))
         if rank <= QUOTED_FINDINGS or several:
-            plan = EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1 else (EVIDENCE_SEVERAL if several else EVIDENCE_OTHERS)
-            items = demands if rank == 1 else demand_quotes(case, question)
-            sentences.extend(s for s in _evidence(case, plan, terms, lang, items) if s.text not in {x.text for x in sentences})
+            plan = (EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1
+                    else EVIDENCE_OTHERS if rank <= QUOTED_FINDINGS else EVIDENCE_SEVERAL)
+            items = demands if rank == 1 else demand_quotes(case, question) if any(k == WHOLE for _, k, _ in plan) else []
+            sentences.extend(s for s in _evidence(case, plan, terms, lang, items, seen) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
     return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,

@@ -150,8 +150,10 @@ def enumerated(question: str) -> list[str]:
     or [] when it lists fewer than two."""
     parts = [_BOTH.sub("", p).strip(" ,") for p in _AND.split(question)]
     parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return []
     listed = _THING.search(parts[-1]) or _EACH.search(question) or (_CASE_AND.search(question) and described(parts[-1]))
-    if len(parts) < 2 or not listed or any(
+    if not listed or any(
         _LIKE.search(p) for p in parts) or not all(
         key_terms(_THING.sub("", p)) for p in parts
     ):
@@ -190,12 +192,18 @@ def asks_for_one(question: str) -> bool:
 
 
 _PLURAL = re.compile(
-    r"(?:건|사례|사항|것|거|케이스)들|목록|리스트|뭐뭐|무엇무엇|모아|추려|뽑아|골라|전부|모두|싹|\b(?:findings|cases|issues|list)\b", re.I)
-"""Several findings asked for: a case noun in the plural ('건들', '사례들'), a list ('목록', '뽑아줘',
-'추려서', 'list'), everything ('전부', '싹 모아줘')."""
+    r"(?:건|사례|사항|것|거|케이스)들(?=[을이은는만도의과와로,.?!\s]|$)|목록|리스트|(?:뽑아|골라|추려|모아)\s*(?:줘|주세요|줄래)|추려서|싹\s*(?:다|모아|정리|찾아)"
+    r"|(?:모두|전부|다)\s*(?:알려|보여|정리|찾아|뽑아|모아|나열)|\d+\s*건|(?<![가-힣])[두세네]\s*건|각각|\b(?:findings|cases|issues|list)\b", re.I)
+"""Several findings asked for: a case noun in the plural ('건들', '사례들'; not the verb '건들지'), a list
+('목록', '뽑아줘', '추려서'; not '합격자로 뽑아준'), everything ('전부 보여줘', '싹 모아줘'; not '전부개정'), a
+number of cases ('두 건'), each of them."""
 
 
 def asks_for_several(question: str) -> bool:
-    """Whether the question wants every finding that fits, not the best one: it asks for a list or
-    cases in the plural, or for an institution's findings ('X 관련 지적 뭐 있었지?')."""
-    return bool(_PLURAL.search(question)) or question_kind(question) == "institution"
+    """Whether the question wants every finding that fits, not the best one: a list or cases in
+    the plural, cases it lists one by one ('A 건이랑 B 건'), or an organisation's findings as such
+    ('X 관련 지적 뭐 있었지?'); never a summary of one named case (``asks_for_one``)."""
+    if asks_for_one(question):
+        return False
+    institution = question_kind(question) == "institution" and bool(named_organisations(question) or _LATIN_SHORT_FORM.search(question))
+    return bool(_PLURAL.search(question)) or institution or bool(enumerated(question))

@@ -26,7 +26,7 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.fields import ANAPHORA, REPORT_ANAPHORA, Catalog, dispositions, years
-from app.policies.offline.intent import enumerated, facets, named_organisations
+from app.policies.offline.intent import asks_for_several, enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
@@ -118,6 +118,8 @@ _SAME_REPORT = re.compile(
     re.I,
 )
 _REST = re.compile(r"나머지|\b(?:other|else|rest)\b", re.I)
+_SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
+"""'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
@@ -253,10 +255,12 @@ class OfflineRouter:
         pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
-        rest_of_report = follow_up and track in ("deep", "fast") and bool(retained) and bool(_SAME_REPORT.search(q)) and bool(
+        in_report = follow_up and track in ("deep", "fast") and bool(retained) and bool(REPORT_ANAPHORA.search(q)) and bool(
             _OTHER_CASES.search(q) or _REST.search(q))
-        if rest_of_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields``), the case shown left out
+        if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the case shown left out
             other_cases = True
+            if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
+                query = " ".join([self._shown_pattern(ords, retained), *sorted(content)]).strip()
             why += "; asks for the report's other findings"
         elif shown:
             query = " ".join([shown, *sorted(content)])
@@ -266,10 +270,11 @@ class OfflineRouter:
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
             _CASE_REF.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
-            ords = _named_case(content, retained) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
+            wordwise = set().union(*(self._content(w) for w in q.split()))
+            ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
-            if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
+            if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
                 query = f"{self._shown_pattern([], retained)} {q}".strip()
                 why += "; the institution's case on the pattern shown"
         elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent and (
@@ -392,7 +397,7 @@ class OfflineRouter:
         ('국토교통부장관은 … 하시기 바랍니다'); not merely one of its report's institutions or one its
         text mentions ('행정안전부 소속 국가정보자원관리원은'). Empty when no shown finding is."""
         for n, docs in enumerate(_shown_cases(retained), start=1):
-            addressed = [who for d in docs for _, who in addressees(d.get("text", ""))]
+            addressed = [who for d in docs if d.get("section") == "actions" for _, who in addressees(d.get("text", ""))]
             own = squash(" ".join(addressed + list((docs[0].get("institutions") or [])[:1])))
             if self._mentioned(q, institutions, own):
                 return [n]
@@ -410,17 +415,23 @@ class OfflineRouter:
         )
 
 
-def _named_case(content: set[str], retained: list[Doc]) -> list[int]:
+def _named_case(readings: list[set[str]], retained: list[Doc], by_text: bool = True) -> list[int]:
     """The one shown case (its position, as the user saw it) that the question's content words
-    name when the answer showed several: by its title ('케이슨 건 처분 뭐였어' after '…케이슨 거치
-    부적정'), else by its passages; empty when none or more than one does."""
-    if not content:
-        return []
+    name, in one of their ``readings`` ('케이슨 건 처분 뭐였어' after '…케이슨 제작·거치 부적정': Kiwi
+    reads '케이슨 건' as 케이스 + ㄴ, '케이슨' alone as 케이슨): by its title, else (``by_text``) by its
+    retained passages ('그중에 하도급 관련된 건 자세히'); empty when none or more than one does. A
+    question that points at the case itself ('그 건 책임자 징계는?') is read by titles only: its
+    words ask about that case, and the retained passages are too partial to name another."""
     cases = _shown_cases(retained)
-    for text_of in (lambda docs: docs[0].get("finding_title") or "", lambda docs: " ".join(d.get("text", "") for d in docs)):
-        naming = [n for n, docs in enumerate(cases, start=1) if content <= key_terms(text_of(docs))]
-        if naming:
-            return naming if len(naming) == 1 else []
+    sources = [lambda docs: docs[0].get("finding_title") or ""]
+    if by_text:
+        sources.append(lambda docs: " ".join(d.get("text", "") for d in docs))
+    for text_of in sources:
+        held = [key_terms(text_of(docs)) for docs in cases]
+        for terms in readings:
+            naming = [n for n, have in enumerate(held, start=1) if terms and terms <= have]
+            if len(naming) == 1:
+                return naming
     return []
 
 

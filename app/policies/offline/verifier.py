@@ -59,7 +59,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
             unsupported.append(s.text)
     q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
-    utility = coverage(q_terms, covered(question, answer, cited_docs)) if q_terms else (1.0 if cited_docs else 0.0)
+    utility = coverage(q_terms, covered(q_terms, question, answer, docs)) if q_terms else (1.0 if cited_docs else 0.0)
     missing = missing_facet(question, answer, cited_docs)
     grounded = not unsupported
     mean_support = sum(scores) / len(scores) if scores else 0.0
@@ -74,21 +74,26 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
     )
 
 
-def covered(question: str, answer: AnalystAnswer, cited: list[Doc]) -> set[str]:
-    """The key terms the answer covers the question with: those of the one cited finding that
-    covers most (its passages, title and institutions: '곡성군의회 지적사항' is answered by its
-    findings), or of all of them when the question lists several cases ('A 건이랑 B 건'). A
-    question's pattern is one finding's problem: three findings that each share a word with it
-    do not answer it together."""
+def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc]) -> set[str]:
+    """The key terms the answer covers the question (``q_terms``) with: those of the one cited
+    finding that covers most of them (its passages, title and institutions: '곡성군의회 지적사항'
+    is answered by its findings; and the answer's sentences that cite it), or of all of them when
+    the question lists several cases ('A 건이랑 B 건'). A question's pattern is one finding's
+    problem: three findings that each share a word with it do not answer it together."""
     groups: dict[str, set[str]] = {}
-    for d in cited:
-        key = d.get("finding_id") or d.get("chunk_id") or ""
-        text = f"{d.get('finding_title') or ''}\n{(d.get('heading') or '')}\n{d['text']}\n{' '.join(d.get('institutions') or [])}"
-        groups.setdefault(key, set()).update(key_terms(text))
+    for s in answer.sentences:
+        for n in s.citations:
+            if 0 < n <= len(docs):
+                d = docs[n - 1]
+                text = f"{d.get('finding_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
+                groups.setdefault(_case(d), set()).update(key_terms(text) | key_terms(s.text))
     if enumerated(question) or len(groups) <= 1:
-        return set().union(*groups.values(), key_terms(" ".join(s.text for s in answer.sentences)))
-    q_terms = key_terms(question)
+        return set().union(*groups.values())
     return max(groups.values(), key=lambda t: len(q_terms & t))
+
+
+def _case(d: Doc) -> str:
+    return d.get("finding_id") or d.get("chunk_id") or d.get("text") or ""
 
 
 _ARTICLE = re.compile(r"제\s*\d+\s*조")
