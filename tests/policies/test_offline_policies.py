@@ -246,6 +246,8 @@ def test_utility_asks_one_finding_to_cover_the_question_unless_several_are_liste
                                       AnswerSentence(text="b [2]", citations=[2], quote="배터리 화재로 전산시스템이 멈추었다.")])
     assert not verifier.verify("전력 예측과 배터리 화재 전산 정지 사고", answer, docs).useful  # each covers part
     assert verifier.verify("데이터센터 전력수요 예측 건이랑 배터리 화재 건 둘 다 알려줘", answer, docs).useful
+    composed = analyst.analyze_documents("전력 예측과 배터리 화재 전산 정지 사고", docs, "")  # its lead cites both findings
+    assert not verifier.verify("전력 예측과 배터리 화재 전산 정지 사고", composed, docs).useful
     mapped = {"배터리", "화재", "전산", "시스템"}  # an English question's terms as the search weighed them
     assert verifier.verify("battery fire that stopped the computer systems", answer, docs, mapped).useful  # the second finding covers them
 
@@ -481,6 +483,10 @@ def test_a_follow_up_names_one_of_several_shown_cases_or_the_reports_other_findi
     assert router.route("그 건 책임자 징계는?", history, [first, second_text]).ordinals == [1]  # a word of its passage names nothing
     d = router.route("같은 감사에서 다른 지적은 뭐 있었어", history, [first, second])
     assert d.follow_up and d.other_cases and d.search_query == "같은 감사에서 다른 지적은 뭐 있었어"  # the report, the shown case left out
+    assert d.ordinals == [1, 2] and not d.ordinals_in_list  # both cases shown are left out (the route node excludes what they point at)
+    from app.policies.offline.fields import REPORT_ANAPHORA
+
+    assert not any(REPORT_ANAPHORA.search(q) for q in ("그 감사 말고 다른 감사에서 비슷한 사례 있어?", "같은 감사 빼고 비슷한 사례는?"))
     d = router.route("같은 감사에서 비슷한 사례도 있어?", history, [first, second])
     assert d.other_cases and d.search_query == "여객수요 과다 예측"  # in that report, like the case shown
 

@@ -207,7 +207,7 @@ def _evidence(
                 seen.add(quotes.fold(q.text))
                 out.append(quote_line(f"{label}({who})" if who and who != last else label, n, q))
                 last = who or last
-    if not out:  # a finding whose sections were not loaded: its searched passage
+    if not out:  # a finding whose sections were not loaded, or whose quotes were all shown already: its searched passage
         n, d = case.head
         for q in quotes.best(terms, d["text"], 1):
             if quotes.fold(q.text) not in seen:
@@ -346,7 +346,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
         if rank <= QUOTED_FINDINGS or several:
             plan = (EVIDENCE_BY_KIND.get(kind, EVIDENCE_BY_KIND["similar_cases"]) if rank == 1
                     else EVIDENCE_OTHERS if rank <= QUOTED_FINDINGS else EVIDENCE_SEVERAL)
-            items = demands if rank == 1 else demand_quotes(case, question) if any(k == WHOLE for _, k, _ in plan) else []
+            items = demands if rank == 1 else []  # only the first finding's plans show its 조치할 사항 whole
             sentences.extend(s for s in _evidence(case, plan, terms, lang, items, seen) if s.text not in {x.text for x in sentences})
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]

@@ -190,10 +190,11 @@ ANAPHORA = (
     "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
 )
 REPORT_ANAPHORA = re.compile(
-    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])|\b(?:that|this|the same|same) (?:audit|report)\b", re.I
+    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*(?:말고|빼고|외|제외|아닌|말구))"
+    r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
 )
 """'그 감사', '같은 보고서에서', 'that audit': the report retained from earlier turns (not '같은 감사기간',
-'그 감사원')."""
+'그 감사원', '그 감사 말고 다른 데서')."""
 
 
 def select_fields(

@@ -191,12 +191,16 @@ def asks_for_one(question: str) -> bool:
     return question_kind(question) == "summary" and bool(_ONE_CASE.search(question)) and not _SEVERAL.search(question)
 
 
+_REQUEST = r"\s*(?:줘|주세요|줄래|봐|주라)"
 _PLURAL = re.compile(
-    r"(?:건|사례|사항|것|거|케이스)들(?=[을이은는만도의과와로,.?!\s]|$)|목록|리스트|(?:뽑아|골라|추려|모아)\s*(?:줘|주세요|줄래)|추려서|싹\s*(?:다|모아|정리|찾아)"
-    r"|(?:모두|전부|다)\s*(?:알려|보여|정리|찾아|뽑아|모아|나열)|\d+\s*건|(?<![가-힣])[두세네]\s*건|각각|\b(?:findings|cases|issues|list)\b", re.I)
+    r"(?:건|사례|사항|것|거|케이스)들(?=[을이은는만도의과와로,.?!\s]|$)|(?<![가-힣])(?:목록|리스트)|(?:뽑아|골라|추려|모아)" + _REQUEST + r"|추려서"
+    r"|싹\s*(?:다|모아|정리|찾아)|(?:모두|전부|다|각각)\s*(?:알려|보여|정리해|요약해|찾아|뽑아|모아|나열해|설명해)" + _REQUEST
+    + r"|나머지|다른\s*지적|\d+\s*건(?![가-힣]|\s*(?:이상|이하|미만|초과|넘|당))|(?<![가-힣])[두세네]\s*건(?![가-힣])"
+    r"|\bfindings\b|\blist\s+(?:the|all|every|of)\b|\ball\s+(?:the\s+)?cases\b", re.I)
 """Several findings asked for: a case noun in the plural ('건들', '사례들'; not the verb '건들지'), a list
-('목록', '뽑아줘', '추려서'; not '합격자로 뽑아준'), everything ('전부 보여줘', '싹 모아줘'; not '전부개정'), a
-number of cases ('두 건'), each of them."""
+('목록', '뽑아줘', '추려서'; not '합격자로 뽑아준', '블랙리스트'), everything ('전부 보여줘', '싹 모아줘'; not
+'미리 다 알려준', '전부개정'), the rest ('나머지', '다른 지적'), a number of cases ('두 건'; not '네 건물',
+'100건 이상')."""
 
 
 def asks_for_several(question: str) -> bool:
@@ -205,5 +209,6 @@ def asks_for_several(question: str) -> bool:
     ('X 관련 지적 뭐 있었지?'); never a summary of one named case (``asks_for_one``)."""
     if asks_for_one(question):
         return False
-    institution = question_kind(question) == "institution" and bool(named_organisations(question) or _LATIN_SHORT_FORM.search(question))
+    asked = question_kind(question) == "institution" or bool(re.search(r"지적\s*사항", question))  # 'X 지적사항 요약해줘'
+    institution = asked and bool(named_organisations(question) or _LATIN_SHORT_FORM.search(question))
     return bool(_PLURAL.search(question)) or institution or bool(enumerated(question))

@@ -93,7 +93,7 @@ _SMALL_TALK = re.compile(
 )
 """Small talk that asks something, as the whole message ('What time is it?'): chat, even right
 after a case was shown (not '점심시간 초과근무 처리한 건', '날씨 때문에 공사가 지연된 사례')."""
-_CASE_REF = re.compile(r"(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
+_CASE_REF = re.compile(r"(?<![가-힣])(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _RELAX_PERIOD = re.compile(
     r"(연도|년도|기간|시기|시점)\s*(?:는|은)?\s*(?:상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:year|period|date)"
@@ -255,12 +255,13 @@ class OfflineRouter:
         pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
-        in_report = follow_up and track in ("deep", "fast") and bool(retained) and bool(REPORT_ANAPHORA.search(q)) and bool(
-            _OTHER_CASES.search(q) or _REST.search(q))
-        if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the case shown left out
+        in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q))
+        if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
                 query = " ".join([self._shown_pattern(ords, retained), *sorted(content)]).strip()
+            ords = list(range(1, len(_shown_cases(retained)) + 1))  # every case shown is left out (the route node's exclusion)
             why += "; asks for the report's other findings"
         elif shown:
             query = " ".join([shown, *sorted(content)])

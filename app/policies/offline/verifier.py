@@ -77,16 +77,17 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
 def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc]) -> set[str]:
     """The key terms the answer covers the question (``q_terms``) with: those of the one cited
     finding that covers most of them (its passages, title and institutions: '곡성군의회 지적사항'
-    is answered by its findings; and the answer's sentences that cite it), or of all of them when
+    is answered by its findings; and the answer's sentences that cite it alone), or of all of them when
     the question lists several cases ('A 건이랑 B 건'). A question's pattern is one finding's
     problem: three findings that each share a word with it do not answer it together."""
     groups: dict[str, set[str]] = {}
     for s in answer.sentences:
-        for n in s.citations:
-            if 0 < n <= len(docs):
-                d = docs[n - 1]
-                text = f"{d.get('finding_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
-                groups.setdefault(_case(d), set()).update(key_terms(text) | key_terms(s.text))
+        cited = [docs[n - 1] for n in s.citations if 0 < n <= len(docs)]
+        for d in cited:
+            text = f"{d.get('finding_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
+            groups.setdefault(_case(d), set()).update(key_terms(text))
+        if len({_case(d) for d in cited}) == 1:  # a lead that cites several findings names the first one's title: not theirs
+            groups[_case(cited[0])] |= key_terms(s.text)
     if enumerated(question) or len(groups) <= 1:
         return set().union(*groups.values())
     return max(groups.values(), key=lambda t: len(q_terms & t))
