@@ -81,11 +81,14 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
     the question lists several cases ('A 건이랑 B 건'). A question's pattern is one finding's
     problem: three findings that each share a word with it do not answer it together."""
     groups: dict[str, set[str]] = {}
+    read: set[int] = set()  # passage numbers whose terms are in their group already
     for s in answer.sentences:
         cited = [docs[n - 1] for n in s.citations if 0 < n <= len(docs)]
-        for d in cited:
+        for n in {n for n in s.citations if 0 < n <= len(docs)} - read:
+            d = docs[n - 1]
             text = f"{d.get('finding_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
             groups.setdefault(_case(d), set()).update(key_terms(text))
+            read.add(n)
         if len({_case(d) for d in cited}) == 1:  # a lead that cites several findings names the first one's title: not theirs
             groups[_case(cited[0])] |= key_terms(s.text)
     if enumerated(question) or len(groups) <= 1:
