@@ -489,3 +489,13 @@ def test_an_article_number_a_line_break_split_is_shown_whole():
     assert "제4조에 따르면" in shown[0] and "시행규칙 제19조에" in shown[0]
     assert "실제 105건을" in shown[1]  # '제' ending a word is no article
     assert quotes.laws(text)[0] == "｢공중위생관리법 시행령｣ 제2조 제1항 및 제4조"
+
+
+def test_findings_beyond_the_cards_are_named_and_counted_in_the_lead():
+    docs = [doc(n, f"F{n}") for n in range(1, 8)]
+    answer = analyst.analyze_documents("계약 부당 체결 사례들 모아줘", docs, "").sentences
+    assert answer[0].text.startswith("질문과 같은 유형의 사례 7건을")
+    assert len([s for s in answer if re.match(r"\d\. ", s.text)]) == analyst.MAX_CARDS
+    assert answer[-1].text.startswith("이 밖에 관련 지적사항 2건: \"지적 F6\"; \"지적 F7\"") and answer[-1].citations == [6, 7]
+    dispositions = analyst.analyze_documents("계약 부당 체결하면 처분 수위는?", docs, "").sentences
+    assert dispositions[0].text.startswith("유사한 선례 7건 중 5건(")

@@ -73,6 +73,17 @@ def card(rank: int, case: Case, lang: str) -> AnswerSentence:
     return AnswerSentence(text=f"{rank}. \"{_title(d)}\" — {meta} [{n}]", citations=[n], quote=d.get("finding_title") or d["report_title"])
 
 
+def beyond_cards(rest: list[Case], lang: str) -> AnswerSentence:
+    """The findings kept beyond ``MAX_CARDS``, named by title in one line, so a count in the lead
+    ('N건을 찾았습니다') is never more than the answer names."""
+    at = [c.head[0] for c in rest]
+    titles = "; ".join(f"\"{_title(c.head[1])}\"" for c in rest)
+    marks = "".join(f"[{n}]" for n in at)
+    text = (f"이 밖에 관련 지적사항 {len(rest)}건: {titles} {marks}" if lang == "ko"
+            else f"{len(rest)} more related finding(s): {titles} {marks}")
+    return AnswerSentence(text=text, citations=at, quote=rest[0].head[1].get("finding_title") or "")
+
+
 def quote_line(label: str, n: int, q: quotes.Quote) -> AnswerSentence:
     return AnswerSentence(text=f"   - {label}: \"{quotes.displayed(q)}\" [{n}]", citations=[n], quote=q.text)
 
@@ -218,10 +229,10 @@ def _evidence(
 
 def _lead(
     kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]], question: str,
-    items: list[tuple[int, quotes.Quote, str | None]],
+    items: list[tuple[int, quotes.Quote, str | None]], total: int,
 ) -> list[AnswerSentence]:
     """The answer's opening sentence(s) by kind of question; ``items``: the first finding's
-    조치할 사항 (``demand_quotes``)."""
+    조치할 사항 (``demand_quotes``); ``total``: the findings kept, shown as cards or not."""
     top_n, top = found[0].head
     cites = [c.head[0] for c in found]
     marks = "".join(f"[{n}]" for n in cites[:3])
@@ -238,8 +249,9 @@ def _lead(
         counts = Counter(d for c in found for d in (c.head[1].get("dispositions") or [])[:1])
         listed = ", ".join(f"{d} {k}건" if ko else f"{d} ({k})" for d, k in counts.most_common()) or ("기록 없음" if ko else "none recorded")
         named = ", ".join(f"\"{_title(c.head[1])}\"" for c in found[:2]) + ((" 등" if ko else ", …") if len(found) > 2 else "")
-        out = [AnswerSentence(text=(f"유사한 선례 {len(found)}건({named})에서 내려진 처분은 {listed}입니다 {marks}." if ko
-                                    else f"The {len(found)} similar precedent(s) ({named}) received: {listed} {marks}."), citations=cites[:3],
+        upto = (f" 중 {len(found)}건" if ko else f", {len(found)} shown,") if total > len(found) else ""
+        out = [AnswerSentence(text=(f"유사한 선례 {total}건{upto}({named})에서 내려진 처분은 {listed}입니다 {marks}." if ko
+                                    else f"The {total} similar precedent(s){upto} ({named}) received: {listed} {marks}."), citations=cites[:3],
                               quote=_title(top))]
         if rec:
             out.append(AnswerSentence(text=(f"가장 가까운 선례({title})에 비추어 '{rec}' 처분이 적절해 보입니다 — {caveat} [{top_n}]."
@@ -278,22 +290,22 @@ def _lead(
                                      else f"The criteria of {title} are quoted below [{top_n}]."), citations=[top_n], quote=top.get("finding_title") or "")]
     if kind == "institution":
         inst = asked_institution(question, found, items)
-        more = len(found) - 1
+        more = total - 1
         if ko:
-            text = f"{inst} 관련 지적사항 {len(found)}건을 찾았습니다: {title}" + (f" 외 {more}건" if more else "") + f" {marks}."
+            text = f"{inst} 관련 지적사항 {total}건을 찾았습니다: {title}" + (f" 외 {more}건" if more else "") + f" {marks}."
         else:
-            text = f"{len(found)} finding(s) concern {inst}: {title}" + (f" and {more} more" if more else "") + f" {marks}."
+            text = f"{total} finding(s) concern {inst}: {title}" + (f" and {more} more" if more else "") + f" {marks}."
         return [AnswerSentence(text=text, citations=cites[:3], quote=top.get("finding_title") or "")]
     if kind == "summary" and len(found) > 1 and asks_for_several(question):
-        more = len(found) - 1
-        return [AnswerSentence(text=(f"{len(found)}건({title} 외 {more}건)의 요지는 다음과 같습니다 {marks}." if ko
-                                     else f"Summary of {len(found)} findings ({title} and {more} more) {marks}."),
+        more = total - 1
+        return [AnswerSentence(text=(f"{total}건({title} 외 {more}건)의 요지는 다음과 같습니다 {marks}." if ko
+                                     else f"Summary of {total} findings ({title} and {more} more) {marks}."),
                                citations=cites[:3], quote=top.get("finding_title") or "")]
     if kind == "summary":
         return [AnswerSentence(text=(f"{title} 건의 요지는 다음과 같습니다 [{top_n}]." if ko else f"Summary of {title} [{top_n}]."),
                                citations=[top_n], quote=top.get("finding_title") or "")]
-    return [AnswerSentence(text=(f"질문과 같은 유형의 사례 {len(found)}건을 찾았습니다. 가장 가까운 것은 {title}입니다 {marks}." if ko
-                                 else f"{len(found)} matching case(s); the closest is {title} {marks}."), citations=cites[:3], quote=top.get("finding_title") or "")]
+    return [AnswerSentence(text=(f"질문과 같은 유형의 사례 {total}건을 찾았습니다. 가장 가까운 것은 {title}입니다 {marks}." if ko
+                                 else f"{total} matching case(s); the closest is {title} {marks}."), citations=cites[:3], quote=top.get("finding_title") or "")]
 
 
 LAW_SECTIONS = sorted((k for k in SECTION_KINDS if k != "opinion"), key=lambda k: (k != "criteria", k == "overview"))
@@ -332,10 +344,10 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
         return AnalystAnswer(reasoning="no evidence", sentences=[AnswerSentence(text=text)])
     kind = question_kind(question)
     terms = key_terms(question)
-    found = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
-    found = found[: 1 if asks_for_one(question) else MAX_CARDS]  # '… 건 요약해줘' is about that case alone
+    kept = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
+    found, rest = (kept[:1], []) if asks_for_one(question) else (kept[:MAX_CARDS], kept[MAX_CARDS:])  # '… 건 요약해줘' is about that case alone
     demands = demand_quotes(found[0], question)  # the first finding's, for its lead and its evidence
-    sentences = _lead(kind, found, terms, lang, sop or [], question, demands)
+    sentences = _lead(kind, found, terms, lang, sop or [], question, demands, len(found) + len(rest))
     if kind == "legal_basis":
         for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
             sentences.append(quote_line(section_label("criteria", lang), n, q))
@@ -348,9 +360,11 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
                     else EVIDENCE_OTHERS if rank <= QUOTED_FINDINGS else EVIDENCE_SEVERAL)
             items = demands if rank == 1 else []  # only the first finding's plans show its 조치할 사항 whole
             sentences.extend(s for s in _evidence(case, plan, terms, lang, items, seen) if s.text not in {x.text for x in sentences})
+    if rest:
+        sentences.append(beyond_cards(rest, lang))
     if feedback:
         sentences = [s for s in sentences if s.text not in feedback]
-    return AnalystAnswer(reasoning=f"{kind}: {len(found)} findings from {len(docs)} passages", sentences=sentences,
+    return AnalystAnswer(reasoning=f"{kind}: {len(kept)} findings from {len(docs)} passages", sentences=sentences,
                          follow_up_questions=suggestions(kind, found, lang))
 
 
