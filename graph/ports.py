@@ -96,6 +96,11 @@ class GraphServices(Protocol):
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         """SOP clauses: {id, title, text, score}."""
 
+    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
+        """The SOP clauses that apply to the findings an answer presents (``titles`` best first,
+        their ``dispositions`` in order): their violation type when clear, the dispositions'
+        definitions."""
+
     def run_sql(self, sql: str) -> dict[str, Any]:
         """Validate and run one read-only SELECT: {query, columns, rows, row_count}. Raises SqlRejected."""
 

@@ -97,6 +97,12 @@ class AgentTools:
             for h in self.container.sop_retriever.search(query, k)
         ]
 
+    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
+        return [
+            {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
+            for h in self.container.sop_retriever.applicable(question, titles, dispositions, k)
+        ]
+
     # -- SQL -------------------------------------------------------------------------------------
     def run_sql(self, sql: str) -> dict[str, Any]:
         return self.container.sql.run(sql)

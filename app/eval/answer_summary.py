@@ -47,6 +47,9 @@ def _block(recs: list[dict[str, Any]]) -> dict[str, Any]:
     laws = [r["law_recall"] for r in ans if "law_recall" in r]
     if laws:
         out["law_recall"] = _mean(laws)
+    if any("sop_shown" in r for r in ans):
+        out["sop_precision"] = _mean([r.get("sop_precision") for r in ans])
+        out["sop_recall"] = _mean([r.get("sop_recall") for r in ans])
     return out
 
 

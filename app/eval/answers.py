@@ -18,6 +18,9 @@ runs turn by turn in one thread. Per answer (checks in ``answer_checks``):
 - readability: answers with PDF debris, main-text length;
 - kind-specific: the recommended disposition matches the precedents' (disposition questions),
   gold law references recalled (legal-basis questions);
+- SOP: of the clauses shown under "적용 기준(SOP)", the share that apply to a gold finding
+  (``data/eval/sop/findings_sop.jsonl``: each finding's violation-type, disposition and other
+  clauses, labelled blind), and the share of those clauses shown (at most ``SOP_SHOWN``);
 - latency p50/p95 and LLM calls per turn.
 """
 
@@ -26,7 +29,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,9 @@ from app.ingest.chunking import sentence_spans
 from graph.vocab import DISPOSITIONS
 
 SPLITS = ("dev", "test", "all")
+SOP_GOLD = Path("data/eval/sop/findings_sop.jsonl")
+SOP_SHOWN = 3
+"""Clauses an answer shows at most (``RunContext.sop_k``): SOP recall counts at most this many."""
 
 
 
@@ -53,6 +59,8 @@ class GoldError(ValueError):
 class Gold:
     questions: list[dict[str, Any]]
     conversations: list[dict[str, Any]]
+    sop: dict[str, set[str]] = field(default_factory=dict)
+    """Finding id -> the SOP clauses that apply to it (empty: SOP not scored)."""
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -66,9 +74,20 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def load_gold(directory: str | Path, split: str = "all") -> Gold:
+def load_sop_gold(path: str | Path) -> dict[str, set[str]]:
+    """Finding id -> every clause labelled for it (violation, disposition, other)."""
+    out: dict[str, set[str]] = {}
+    for row in _jsonl(Path(path)):
+        if "finding" not in row:
+            raise GoldError(f"{path}: a row lacks 'finding'")
+        out[row["finding"]] = {c for k in ("violation", "disposition", "other") for c in row.get(k) or []}
+    return out
+
+
+def load_gold(directory: str | Path, split: str = "all", sop: str | Path | None = SOP_GOLD) -> Gold:
     """questions.jsonl and conversations.jsonl of a gold directory (either may be absent, not
-    both; ``data/eval/followups`` holds conversations only), limited to one split."""
+    both; ``data/eval/followups`` holds conversations only), limited to one split, with the SOP
+    labels of ``sop`` when that file exists."""
     if split not in SPLITS:
         raise GoldError(f"unknown split {split!r} (use dev, test or all)")
     root = Path(directory)
@@ -84,7 +103,8 @@ def load_gold(directory: str | Path, split: str = "all") -> Gold:
         if q["answerable"] and not q.get("gold_findings"):
             raise GoldError(f"{qpath}: {q['id']} is answerable but has no gold_findings")
     keep = (lambda r: True) if split == "all" else (lambda r: r.get("split") == split)
-    return Gold([q for q in questions if keep(q)], [c for c in conversations if keep(c)])
+    labels = load_sop_gold(sop) if sop is not None and Path(sop).is_file() else {}
+    return Gold([q for q in questions if keep(q)], [c for c in conversations if keep(c)], labels)
 
 
 # ---------------------------------------------------------------- running turns
@@ -130,8 +150,9 @@ def listed_findings(state: dict[str, Any], text: str) -> list[str]:
     return [str(row[i]) for row in sql.get("rows") or [] if row[t] and chk.contains(text, str(row[t]))]
 
 
-def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[str, Any]:
-    """Every per-answer figure for one gold item and the graph's final state."""
+def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict[str, set[str]] | None = None) -> dict[str, Any]:
+    """Every per-answer figure for one gold item and the graph's final state (``sop``: the SOP
+    labels per finding, ``Gold.sop``)."""
     docs = state.get("documents") or []
     suggestions = list(state.get("suggestions") or [])
     text = chk.main_text(state.get("answer") or "", suggestions)
@@ -170,6 +191,13 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float) -> dict[s
         rec["disposition_match"] = got in set(item["precedent_dispositions"])
     if item.get("law_refs"):
         rec["law_recall"] = sum(chk.law_recalled(text, r) for r in item["law_refs"]) / len(item["law_refs"])
+    labelled = [f for f in gold if sop and f in sop]
+    if labelled and not rec["abstained"]:
+        applies = set().union(*(sop[f] for f in labelled))
+        shown = [c["id"] for c in state.get("sop") or []]
+        rec["sop_shown"] = shown
+        rec["sop_precision"] = sum(c in applies for c in shown) / len(shown) if shown else None
+        rec["sop_recall"] = len(applies & set(shown)) / min(len(applies), SOP_SHOWN) if applies else None
     return rec
 
 
@@ -215,7 +243,7 @@ def iter_run(services: Container, gold: Gold, *, next_steps: bool = True, partia
     for q in gold.questions:
         thread = f"eval-{q['id']}"
         state, ms, cp = runner.turn(thread, q["question"])
-        rec = score_turn(q, state, ms)
+        rec = score_turn(q, state, ms, gold.sop)
         items[q["id"]] = q
         if next_steps:
             _next_steps(runner, rec, thread, cp)
@@ -227,7 +255,7 @@ def iter_run(services: Container, gold: Gold, *, next_steps: bool = True, partia
             item = {"id": f"{conv['id']}#{i}", "split": conv.get("split"), "kind": turn.get("kind"),
                     "answerable": turn.get("answerable", True), **turn}
             state, ms, _ = runner.turn(thread, turn["question"])
-            rec = score_turn(item, state, ms)
+            rec = score_turn(item, state, ms, gold.sop)
             rec["conversation"] = conv["id"]
             rec["expect"] = turn.get("expect")
             rec["got"] = "follow_up" if state.get("follow_up") else "new"

@@ -4,12 +4,21 @@ A small corpus (tens of clauses), so everything is in process: BM25 over Kiwi te
 analyzer as the report index) and, when an embedder is given, exact cosine over the clause
 vectors held in a numpy matrix; the two lists are fused with ``CoverageFusion``. The index is
 rebuilt when the clauses in SQL change (count and the documents' sha256).
+
+Next to findings (``applicable``) a search of the whole manual by the question shows hubs: the
+wording examples of 고발 and 통보 (SOP-CLS-18, -13) came up for half the dev answers, and 17.5% of
+the clauses shown applied to a gold finding (``data/eval/sop``, labelled blind). A finding's
+criteria are instead the clauses that define its dispositions (found by title: '주의 요구의 정의와
+적용') and, when the question and the finding's title match one clearly, its violation type
+(``VIOLATION_DOCUMENT``, fused score at least ``VIOLATION_MIN``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 from pydantic import BaseModel
@@ -22,6 +31,18 @@ from app.retrieval.base import Hit
 from app.retrieval.fusion import CoverageFusion, Fusion
 from app.retrieval.lexical import BM25Index, terms
 from app.text.korean import morphemes, morphemes_batch
+
+VIOLATION_DOCUMENT = "SOP-VIO"
+"""The manual's document of violation types (``sop/03_violation_types.md``): per type, the criteria
+an auditor checks."""
+VIOLATION_MIN = 1.1
+"""Fused score (question + finding title) a violation-type clause needs to be shown. On the dev
+answers (145 answered, first finding as presented) the best violation clause was right for 28 and
+wrong for 12 at 1.1; for 36 and 66 at 0.7; 40 and 105 with no floor. Half the findings fit no
+violation type of the manual (the gold's 34 of 69)."""
+_DEFINES = re.compile(r"^(.+?)(?:\s*요구)?의 정의")
+"""A clause that defines a disposition names it before '의 정의': '주의 요구의 정의와 적용',
+'통보(인사자료)의 정의와 적용', '변상판정과 변상명령의 정의'."""
 
 
 class SopHit(BaseModel):
@@ -75,6 +96,31 @@ class SopRetriever:
             self._clauses = clauses
             self._version = version
         return True
+
+    def defining(self, disposition: str) -> SopHit | None:
+        """The clause that defines ``disposition`` ('주의', '인사자료' -> '통보(인사자료)의 정의와
+        적용', '변상' -> '변상판정과 변상명령의 정의'), or None."""
+        self.refresh()
+        named = [(m.group(1), c) for c in self._clauses if (m := _DEFINES.match(c.title))]
+        exact = [c for name, c in named if name == disposition]
+        loose = [c for name, c in named if f"({disposition})" in name or name.startswith(disposition)]
+        return (exact or loose or [None])[0]
+
+    def applicable(self, question: str, titles: Sequence[str], dispositions: Sequence[str], k: int = 3) -> list[SopHit]:
+        """The clauses that apply to the findings an answer presents (``titles``, best first, and
+        their ``dispositions`` in order): the violation type the question and the first title
+        match clearly, then the definition of each disposition; at most ``k``."""
+        out: list[SopHit] = []
+        if titles:
+            hits = self.search(f"{question} {titles[0]}", len(self._clauses) or 80)
+            best = next((h for h in hits if h.document_id == VIOLATION_DOCUMENT), None)
+            if best is not None and best.score >= VIOLATION_MIN:
+                out.append(best)
+        for d in dispositions:
+            clause = self.defining(d)
+            if clause is not None and clause.clause_id not in {c.clause_id for c in out}:
+                out.append(clause)
+        return out[:k]
 
     def search(self, query: str, k: int = 5) -> list[SopHit]:
         """The ``k`` best clauses for ``query``, best first (empty when nothing matches)."""

@@ -1,4 +1,5 @@
-"""retrieve_sop: the audit procedures and criteria (SOP clauses) that apply to the question."""
+"""retrieve_sop: the audit procedures and criteria (SOP clauses) that apply: to the findings the
+answer presents when it presents any, else to the question."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ def build(services: GraphServices):
     @step("retrieve_sop")
     def retrieve_sop(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
-        dispositions = sorted({d for doc in docs for d in doc.get("dispositions") or []})
-        query = " ".join([state["question"], *dispositions])
-        clauses = services.search_sop(query, runtime.context.sop_k)
+        titles = list(dict.fromkeys(d["finding_title"] for d in docs if d.get("finding_title")))
+        dispositions = list(dict.fromkeys(x for d in docs if d.get("finding_title") for x in d.get("dispositions") or []))
+        if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
+            clauses = services.sop_for_findings(state["question"], titles, dispositions, runtime.context.sop_k)
+        else:
+            clauses = services.search_sop(state["question"], runtime.context.sop_k)
         return {"sop": clauses}, StepInfo(", ".join(c["id"] for c in clauses) or "no clauses")
 
     return retrieve_sop

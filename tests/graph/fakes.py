@@ -109,6 +109,7 @@ class FakeServices:
     policies: ScriptedPolicies
     docs: list[dict[str, Any]] = field(default_factory=lambda: [doc(1, "F1"), doc(2, "F2")])
     searches: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    sop_requests: list[tuple[list[str], list[str]]] = field(default_factory=list)
     sql_queries: list[str] = field(default_factory=list)
     reject_sql: bool = False
     gaps: list[str] = field(default_factory=list)
@@ -129,6 +130,10 @@ class FakeServices:
 
     def search_sop(self, query, k):
         return [{"id": "SOP-CLS-01", "title": "주의 요구", "text": "주의는 ...", "score": 1.0}][:k]
+
+    def sop_for_findings(self, question, titles, dispositions, k):
+        self.sop_requests.append((titles, dispositions))
+        return [{"id": f"SOP-DEF-{d}", "title": f"{d}의 정의", "text": "...", "score": 1.0} for d in dispositions][:k]
 
     def run_sql(self, sql):
         self.sql_queries.append(sql)

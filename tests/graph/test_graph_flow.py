@@ -67,7 +67,8 @@ def test_deep_happy_path():
     assert [c["n"] for c in state["citations"]] == [1, 2, 3, 4]
     assert state["citations"][0]["quote"] == svc.docs[0]["text"]
     assert state["citations"][0]["span"] == [0, len(svc.docs[0]["text"])]
-    assert "[SOP-CLS-01]" in state["answer"]
+    assert "[SOP-DEF-주의] 주의의 정의" in state["answer"]  # the criteria of the findings presented, by their titles and dispositions
+    assert svc.sop_requests == [(["지적 F1", "지적 F2"], ["주의"])]
 
 
 def test_nothing_relevant_rewrites_until_the_cap_then_says_so():

@@ -27,3 +27,26 @@ def test_services_sop_retriever_fuses_dense_too(services):
     ingest_sop_dir(SOP_DIR, services.sessions)
     hits = services.sop_retriever.search("Can a contract be split to avoid competitive bidding?", k=5)
     assert any(h.clause_id in {"SOP-VIO-02", "SOP-VIO-03"} for h in hits)
+
+
+def test_a_disposition_is_defined_by_the_clause_whose_title_names_it(services):
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    sop = SopRetriever(services.sessions)
+    got = {d: (c.clause_id if (c := sop.defining(d)) else None) for d in ("주의", "통보", "인사자료", "징계", "변상", "고발", "문책")}
+    assert got == {"주의": "SOP-CLS-08", "통보": "SOP-CLS-12", "인사자료": "SOP-CLS-14", "징계": "SOP-CLS-03",
+                   "변상": "SOP-CLS-15", "고발": "SOP-CLS-17", "문책": None}
+
+
+def test_the_clauses_next_to_findings_are_their_criteria_not_the_questions_word_matches(services):
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    sop = services.sop_retriever
+    # no violation type fits a 공보의 복무 finding clearly: its dispositions' definitions only, and
+    # not the 고발/통보 wording examples a search of the whole manual by these words puts first
+    question = "공보의가 진료 안 하고 관사에서 쉬었는데 보건소가 놔둔 사례 있어? 어떤 조치를 요구했어?"
+    applied = [c.clause_id for c in sop.applicable(question, ["공중보건의사 복무감독시스템 개선 필요 등"], ["통보", "주의"])]
+    assert applied == ["SOP-CLS-12", "SOP-CLS-08"]
+    assert {"SOP-CLS-13", "SOP-CLS-18"} & {h.clause_id for h in sop.search(f"{question} 통보 주의", 3)}
+    # a clear violation type comes first
+    contract = [c.clause_id for c in sop.applicable("긴급하다며 견적 없이 수의계약한 사례", ["수의계약 요건 미충족 업체와 수의계약 체결"], ["주의"])]
+    assert contract == ["SOP-VIO-02", "SOP-CLS-08"]
+    assert sop.applicable("무엇이든", [], ["주의", "통보", "징계", "고발"], k=3)[-1].clause_id == "SOP-CLS-03"
