@@ -45,7 +45,8 @@ from app.ingest.chunking import sentence_spans
 from graph.vocab import DISPOSITIONS
 
 SPLITS = ("dev", "test", "all")
-SOP_GOLD = Path("data/eval/sop/findings_sop.jsonl")
+SOP_GOLD = Path("sop") / "findings_sop.jsonl"
+"""The SOP labels per finding, beside the gold directories (``data/eval/sop/``)."""
 SOP_SHOWN = 3
 """Clauses an answer shows at most (``RunContext.sop_k``): SOP recall counts at most this many."""
 
@@ -84,10 +85,10 @@ def load_sop_gold(path: str | Path) -> dict[str, set[str]]:
     return out
 
 
-def load_gold(directory: str | Path, split: str = "all", sop: str | Path | None = SOP_GOLD) -> Gold:
+def load_gold(directory: str | Path, split: str = "all") -> Gold:
     """questions.jsonl and conversations.jsonl of a gold directory (either may be absent, not
     both; ``data/eval/followups`` holds conversations only), limited to one split, with the SOP
-    labels of ``sop`` when that file exists."""
+    labels beside it (``SOP_GOLD``) when they exist."""
     if split not in SPLITS:
         raise GoldError(f"unknown split {split!r} (use dev, test or all)")
     root = Path(directory)
@@ -103,7 +104,8 @@ def load_gold(directory: str | Path, split: str = "all", sop: str | Path | None 
         if q["answerable"] and not q.get("gold_findings"):
             raise GoldError(f"{qpath}: {q['id']} is answerable but has no gold_findings")
     keep = (lambda r: True) if split == "all" else (lambda r: r.get("split") == split)
-    labels = load_sop_gold(sop) if sop is not None and Path(sop).is_file() else {}
+    sop = root.parent / SOP_GOLD
+    labels = load_sop_gold(sop) if sop.is_file() else {}
     return Gold([q for q in questions if keep(q)], [c for c in conversations if keep(c)], labels)
 
 

@@ -7,12 +7,13 @@ import json
 import pytest
 
 from app.eval.answer_checks import contains
-from app.eval.answers import GoldError, load_gold
+from app.eval.answers import SOP_GOLD, GoldError, load_gold, load_sop_gold
 from app.ingest.bai_parser import parse_report
 from app.ingest.loaders import load_document
 from app.ingest.pipeline import finding_id_for, report_id_for
 from graph.vocab import QUESTION_KINDS as KINDS
-from tests.conftest import BAI_REPORTS, ROOT, require_shared
+from app.ingest.sop import parse_sop_markdown
+from tests.conftest import BAI_REPORTS, ROOT, SOP_DIR, require_shared
 
 GOLD = ROOT / "data" / "eval" / "answers"
 FOLLOWUPS = ROOT / "data" / "eval" / "followups"
@@ -61,6 +62,14 @@ def test_gold_matches_the_parsed_reports(finding_texts, directory):
             assert contains(finding_texts[n["finding"]], n["phrase"]), (item.get("id"), n["phrase"])
 
 
+def test_the_sop_labels_name_real_findings_and_clauses(finding_texts):
+    labels = load_sop_gold(GOLD.parent / SOP_GOLD)
+    clauses = {c.id for path in SOP_DIR.glob("0*.md") for c in parse_sop_markdown(path.read_text(encoding="utf-8"), path.name)[2]}
+    assert set(labels) == set(finding_texts)
+    assert set().union(*labels.values()) <= clauses
+    assert load_gold(GOLD).sop == labels
+
+
 def test_bad_gold_is_a_clear_error(tmp_path):
     with pytest.raises(GoldError, match="neither .*questions.jsonl nor .*conversations.jsonl found"):
         load_gold(tmp_path)
@@ -73,3 +82,6 @@ def test_bad_gold_is_a_clear_error(tmp_path):
         load_gold(tmp_path)
     with pytest.raises(GoldError, match="unknown split"):
         load_gold(GOLD, "train")
+    (tmp_path / "sop.jsonl").write_text('{"violation": []}\n', encoding="utf-8")
+    with pytest.raises(GoldError, match="lacks 'finding'"):
+        load_sop_gold(tmp_path / "sop.jsonl")
