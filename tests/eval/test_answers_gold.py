@@ -11,8 +11,8 @@ from app.eval.answers import SOP_GOLD, GoldError, load_gold, load_sop_gold
 from app.ingest.bai_parser import parse_report
 from app.ingest.loaders import load_document
 from app.ingest.pipeline import finding_id_for, report_id_for
-from graph.vocab import QUESTION_KINDS as KINDS
 from app.ingest.sop import parse_sop_markdown
+from graph.vocab import QUESTION_KINDS as KINDS
 from tests.conftest import BAI_REPORTS, ROOT, SOP_DIR, require_shared
 
 GOLD = ROOT / "data" / "eval" / "answers"
