@@ -234,7 +234,7 @@ def _answer_table(rows: list[dict[str, Any]], split: str) -> list[str]:
     md = ["| kind | " + " | ".join(label for _, label in ANSWER_COLS) + " | kind-specific |",
           "|---" * (len(ANSWER_COLS) + 2) + "|"]
     for r in quality:
-        extra = "; ".join(f"{k} {_f(r[k], 3)}" for k in ("disposition_match", "law_recall", "sop_precision", "sop_recall") if r.get(k) is not None)
+        extra = "; ".join(f"{k} {_f(r[k], 3)}" for k in ("disposition_match", "law_recall", "sop_precision", "sop_recall", "sop_violation_precision", "sop_violation_recall") if r.get(k) is not None)
         md.append(f"| {r['kind']} | " + " | ".join(_f(r.get(k), ANSWER_DIGITS.get(k, 3)) for k, _ in ANSWER_COLS) + f" | {extra or '-'} |")
     ab = next((r for r in rows if r.get("figure") == "answer_abstention" and r["split"] == split), None)
     conv = next((r for r in rows if r.get("figure") == "answer_conversations" and r["split"] == split), None)
@@ -262,8 +262,10 @@ def answer_section(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -
           "vital = the same over vital nuggets; grounded = cited sentences supported by their passages; next steps = "
           "suggested questions that return evidence and are not repeats; false abst. = answerable questions declined; "
           "abstained = unanswerable questions declined; artefacts = answers showing PDF debris; kind-specific: the "
-          "recommended disposition matches the precedents', gold law references recalled, and (overall) the share of "
-          "SOP clauses shown that apply to a gold finding and of those clauses shown (`data/eval/sop`). Tune on dev; test is "
+          "recommended disposition matches the precedents', gold law references recalled; SOP: of the clauses shown, the "
+          "share that apply to a gold finding, and of the clauses labelled for it, the share shown (`data/eval/sop`), then "
+          "the same for violation-type clauses alone (shown ones labelled; answers whose findings have one that show it). "
+          "Tune on dev; test is "
           "held out. The baseline was scored with a placeholder paraphrase cosine of 0.90, the rows now with the "
           "calibrated 0.96 (`answer_checks.NUGGET_PARTIAL_MIN_COS`), so the baseline's nugget figures hold more half "
           "credits than the same answers would get now.", ""]

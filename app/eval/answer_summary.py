@@ -48,8 +48,8 @@ def _block(recs: list[dict[str, Any]]) -> dict[str, Any]:
     if laws:
         out["law_recall"] = _mean(laws)
     if any("sop_shown" in r for r in ans):
-        out["sop_precision"] = _mean([r.get("sop_precision") for r in ans])
-        out["sop_recall"] = _mean([r.get("sop_recall") for r in ans])
+        for k in ("sop_precision", "sop_recall", "sop_violation_precision", "sop_violation_recall"):
+            out[k] = _mean([r.get(k) for r in ans])
     return out
 
 

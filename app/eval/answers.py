@@ -18,9 +18,11 @@ runs turn by turn in one thread. Per answer (checks in ``answer_checks``):
 - readability: answers with PDF debris, main-text length;
 - kind-specific: the recommended disposition matches the precedents' (disposition questions),
   gold law references recalled (legal-basis questions);
-- SOP: of the clauses shown under "적용 기준(SOP)", the share that apply to a gold finding
-  (``data/eval/sop/findings_sop.jsonl``: each finding's violation-type, disposition and other
-  clauses, labelled blind), and the share of those clauses shown (at most ``SOP_SHOWN``);
+- SOP (deep answers): of the clauses shown under "적용 기준(SOP)", the share that apply to a gold
+  finding (``data/eval/sop/findings_sop.jsonl``: each finding's violation-type, disposition and
+  other clauses, labelled blind), and the share of those clauses shown (at most ``SOP_SHOWN``);
+  the violation-type clauses apart (most of the rest follow from the dispositions by name):
+  shown ones that are labelled, and labelled ones shown;
 - latency p50/p95 and LLM calls per turn.
 """
 
@@ -42,13 +44,15 @@ from app.container import Container
 from app.db.models import Chunk, Finding
 from app.eval import answer_checks as chk
 from app.ingest.chunking import sentence_spans
+from app.retrieval.sop import VIOLATION_DOCUMENT
+from graph.context import RunContext
 from graph.vocab import DISPOSITIONS
 
 SPLITS = ("dev", "test", "all")
 SOP_GOLD = Path("sop") / "findings_sop.jsonl"
 """The SOP labels per finding, beside the gold directories (``data/eval/sop/``)."""
-SOP_SHOWN = 3
-"""Clauses an answer shows at most (``RunContext.sop_k``): SOP recall counts at most this many."""
+SOP_SHOWN = RunContext().sop_k
+"""Clauses an answer shows at most: SOP recall counts at most this many."""
 
 
 
@@ -60,7 +64,7 @@ class GoldError(ValueError):
 class Gold:
     questions: list[dict[str, Any]]
     conversations: list[dict[str, Any]]
-    sop: dict[str, set[str]] = field(default_factory=dict)
+    sop: dict[str, SopLabels] = field(default_factory=dict)
     """Finding id -> the SOP clauses that apply to it (empty: SOP not scored)."""
 
 
@@ -75,13 +79,26 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def load_sop_gold(path: str | Path) -> dict[str, set[str]]:
-    """Finding id -> every clause labelled for it (violation, disposition, other)."""
-    out: dict[str, set[str]] = {}
+@dataclass(frozen=True)
+class SopLabels:
+    """The SOP clauses labelled for one finding."""
+
+    applies: frozenset[str]
+    """Every one: violation type, disposition, other."""
+    violation: frozenset[str]
+    """Its violation types (``SOP-VIO``) alone."""
+
+
+def load_sop_gold(path: str | Path) -> dict[str, SopLabels]:
+    """Finding id -> its labels."""
+    out: dict[str, SopLabels] = {}
     for row in _jsonl(Path(path)):
         if "finding" not in row:
             raise GoldError(f"{path}: a row lacks 'finding'")
-        out[row["finding"]] = {c for k in ("violation", "disposition", "other") for c in row.get(k) or []}
+        if row["finding"] in out:
+            raise GoldError(f"{path}: {row['finding']} is labelled twice")
+        out[row["finding"]] = SopLabels(frozenset(c for k in ("violation", "disposition", "other") for c in row.get(k) or []),
+                                        frozenset(row.get("violation") or []))
     return out
 
 
@@ -152,7 +169,7 @@ def listed_findings(state: dict[str, Any], text: str) -> list[str]:
     return [str(row[i]) for row in sql.get("rows") or [] if row[t] and chk.contains(text, str(row[t]))]
 
 
-def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict[str, set[str]] | None = None) -> dict[str, Any]:
+def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict[str, SopLabels] | None = None) -> dict[str, Any]:
     """Every per-answer figure for one gold item and the graph's final state (``sop``: the SOP
     labels per finding, ``Gold.sop``)."""
     docs = state.get("documents") or []
@@ -193,13 +210,17 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict
         rec["disposition_match"] = got in set(item["precedent_dispositions"])
     if item.get("law_refs"):
         rec["law_recall"] = sum(chk.law_recalled(text, r) for r in item["law_refs"]) / len(item["law_refs"])
-    labelled = [f for f in gold if sop and f in sop]
-    if labelled and not rec["abstained"]:
-        applies = set().union(*(sop[f] for f in labelled))
+    labelled = [sop[f] for f in gold if sop and f in sop]
+    if labelled and not rec["abstained"] and rec["track"] == "deep":  # the fast track lists no SOP
+        applies = set().union(*(x.applies for x in labelled))
+        violation = set().union(*(x.violation for x in labelled))
         shown = [c["id"] for c in state.get("sop") or []]
+        types = [c for c in shown if c.startswith(f"{VIOLATION_DOCUMENT}-")]
         rec["sop_shown"] = shown
         rec["sop_precision"] = sum(c in applies for c in shown) / len(shown) if shown else None
         rec["sop_recall"] = len(applies & set(shown)) / min(len(applies), SOP_SHOWN) if applies else None
+        rec["sop_violation_precision"] = sum(c in violation for c in types) / len(types) if types else None
+        rec["sop_violation_recall"] = float(bool(violation & set(types))) if violation else None
     return rec
 
 

@@ -19,6 +19,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from pydantic import BaseModel
@@ -36,13 +37,16 @@ VIOLATION_DOCUMENT = "SOP-VIO"
 """The manual's document of violation types (``sop/03_violation_types.md``): per type, the criteria
 an auditor checks."""
 VIOLATION_MIN = 1.1
-"""Fused score (question + finding title) a violation-type clause needs to be shown. On the dev
-answers (145 answered, first finding as presented) the best violation clause was right for 28 and
-wrong for 12 at 1.1; for 36 and 66 at 0.7; 40 and 105 with no floor. Half the findings fit no
-violation type of the manual (the gold's 34 of 69)."""
+"""Fused score (question + finding title) a violation-type clause needs to be shown. With the
+default fusion (``CoverageFusion``: lexical coverage plus a dense vote, at most 1.15) this means the
+clause leads both the lexical and the dense list; without an embedder (at most 1.0) no violation
+clause is shown. On the dev answers (145 answered, first finding as presented) the best violation
+clause was right for 28 and wrong for 12 at 1.1; for 36 and 66 at 0.7; 40 and 105 with no floor.
+Half the findings fit no violation type of the manual (the gold's 34 of 69)."""
 _DEFINES = re.compile(r"^(.+?)(?:\s*요구)?의 정의")
 """A clause that defines a disposition names it before '의 정의': '주의 요구의 정의와 적용',
-'통보(인사자료)의 정의와 적용', '변상판정과 변상명령의 정의'."""
+'통보(인사자료)의 정의와 적용', '변상판정과 변상명령의 정의'. A disposition no clause defines is
+looked up by a title that names it ('징계 요구의 수위 표시와 문책 요구' for 문책)."""
 
 
 class SopHit(BaseModel):
@@ -56,6 +60,17 @@ class SopHit(BaseModel):
     score: float
 
 
+@dataclass(frozen=True)
+class _Snapshot:
+    """One version of the manual, swapped in whole so a search never mixes two versions."""
+
+    clauses: list[SopHit]
+    index: BM25Index
+    vectors: np.ndarray | None
+    named: list[tuple[str, SopHit]]
+    """(the disposition a clause defines, the clause), from the titles (``_DEFINES``)."""
+
+
 class SopRetriever:
     def __init__(
         self, sessions: sessionmaker[Session], embedder: Embedder | None = None, fusion: Fusion | None = None
@@ -64,9 +79,7 @@ class SopRetriever:
         self.fusion = fusion or CoverageFusion()
         self._lock = threading.Lock()
         self._version: str | None = None
-        self._clauses: list[SopHit] = []
-        self._index = BM25Index.build([])
-        self._vectors: np.ndarray | None = None
+        self._snap = _Snapshot([], BM25Index.build([]), None, [])
 
     def _current_version(self) -> str:
         with self.sessions() as s:
@@ -89,51 +102,65 @@ class SopRetriever:
                     for c, t in rows
                 ]
             texts = [f"{c.title}\n{c.text}" for c in clauses]
-            self._index = BM25Index.build(
-                (c.clause_id, terms(m), {}) for c, m in zip(clauses, morphemes_batch(texts), strict=True)
-            )
-            self._vectors = self.embedder.embed_passages(texts) if self.embedder is not None and texts else None
-            self._clauses = clauses
+            index = BM25Index.build((c.clause_id, terms(m), {}) for c, m in zip(clauses, morphemes_batch(texts), strict=True))
+            vectors = self.embedder.embed_passages(texts) if self.embedder is not None and texts else None
+            named = [(m.group(1), c) for c in clauses if (m := _DEFINES.match(c.title))]
+            self._snap = _Snapshot(clauses, index, vectors, named)
             self._version = version
         return True
 
+    def _current(self) -> _Snapshot:
+        self.refresh()
+        return self._snap
+
     def defining(self, disposition: str) -> SopHit | None:
         """The clause that defines ``disposition`` ('주의', '인사자료' -> '통보(인사자료)의 정의와
-        적용', '변상' -> '변상판정과 변상명령의 정의'), or None."""
-        self.refresh()
-        named = [(m.group(1), c) for c in self._clauses if (m := _DEFINES.match(c.title))]
-        exact = [c for name, c in named if name == disposition]
-        loose = [c for name, c in named if f"({disposition})" in name or name.startswith(disposition)]
-        return (exact or loose or [None])[0]
+        적용', '변상' -> '변상판정과 변상명령의 정의', '문책' -> the clause titled with it), or None."""
+        return _defining(self._current(), disposition)
 
     def applicable(self, question: str, titles: Sequence[str], dispositions: Sequence[str], k: int = 3) -> list[SopHit]:
-        """The clauses that apply to the findings an answer presents (``titles``, best first, and
+        """The clauses that apply to the findings an answer is given (``titles``, best first, and
         their ``dispositions`` in order): the violation type the question and the first title
-        match clearly, then the definition of each disposition; at most ``k``."""
+        match clearly, then the definition of each disposition; at most ``k``. A definition
+        carries score 0: it was chosen by name, not searched."""
+        if k <= 0:
+            return []
+        snap = self._current()
         out: list[SopHit] = []
         if titles:
-            hits = self.search(f"{question} {titles[0]}", len(self._clauses) or 80)
+            hits = self._search(snap, f"{question} {titles[0]}", 5)
             best = next((h for h in hits if h.document_id == VIOLATION_DOCUMENT), None)
             if best is not None and best.score >= VIOLATION_MIN:
                 out.append(best)
         for d in dispositions:
-            clause = self.defining(d)
+            clause = _defining(snap, d)
             if clause is not None and clause.clause_id not in {c.clause_id for c in out}:
                 out.append(clause)
         return out[:k]
 
     def search(self, query: str, k: int = 5) -> list[SopHit]:
         """The ``k`` best clauses for ``query``, best first (empty when nothing matches)."""
-        self.refresh()
-        if not query.strip() or not self._clauses:
+        return self._search(self._current(), query, k)
+
+    def _search(self, snap: _Snapshot, query: str, k: int) -> list[SopHit]:
+        if not query.strip() or not snap.clauses:
             return []
         tokens = terms(morphemes(query))
-        runs: dict[str, list[Hit]] = {"lexical": self._index.search(tokens, len(self._clauses))}
-        if self._vectors is not None and self.embedder is not None:
+        runs: dict[str, list[Hit]] = {"lexical": snap.index.search(tokens, len(snap.clauses))}
+        if snap.vectors is not None and self.embedder is not None:
             q = self.embedder.embed_queries([query])[0]
-            sims = self._vectors @ q
+            sims = snap.vectors @ q
             order = np.argsort(-sims)[: min(len(sims), 20)]
-            runs["dense"] = [Hit(self._clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]
-        fused = self.fusion.fuse(runs, k, {"lexical": self._index.ceiling(tokens)} if tokens else {})
-        by_id = {c.clause_id: c for c in self._clauses}
+            runs["dense"] = [Hit(snap.clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]
+        fused = self.fusion.fuse(runs, k, {"lexical": snap.index.ceiling(tokens)} if tokens else {})
+        by_id = {c.clause_id: c for c in snap.clauses}
         return [by_id[f.id].model_copy(update={"score": round(f.score, 4)}) for f in fused]
+
+
+def _defining(snap: _Snapshot, disposition: str) -> SopHit | None:
+    if not disposition.strip():
+        return None
+    exact = [c for name, c in snap.named if name == disposition]
+    loose = [c for name, c in snap.named if f"({disposition})" in name or name.startswith(disposition)]
+    titled = [c for c in snap.clauses if disposition in c.title]
+    return (exact or loose or titled or [None])[0]

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import RunContext
 from graph.ports import Decided, Turn
-from graph.state import AuraState, Step
+from graph.state import AuraState, Doc, Step
 
 log = logging.getLogger("aura.graph")
 
@@ -54,6 +54,14 @@ def step(name: str) -> Callable[[Callable[..., tuple[dict[str, Any], StepInfo]]]
         return node
 
     return deco
+
+
+def findings_of(docs: list[Doc]) -> tuple[list[str], list[str]]:
+    """(finding titles, their dispositions), each once, in the passages' order: what the SOP
+    clauses that apply to these findings are chosen by (``GraphServices.sop_for_findings``)."""
+    titled = [d for d in docs if d.get("finding_title")]
+    titles = list(dict.fromkeys(d["finding_title"] for d in titled))
+    return titles, list(dict.fromkeys(x for d in titled for x in d.get("dispositions") or []))
 
 
 def standalone(state: AuraState) -> str:

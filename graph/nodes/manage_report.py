@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, history, step
+from graph.nodes._step import StepInfo, findings_of, history, step
 from graph.ports import GraphServices
 from graph.state import AuraState
 
@@ -37,8 +37,9 @@ def build(services: GraphServices):
             report = {"status": "needs_info", "missing": readiness.missing}
             summary = f"missing: {', '.join(readiness.missing)}"
         else:
-            dispositions = sorted({d for doc in docs for d in doc.get("dispositions") or []})
-            sop = services.search_sop(" ".join(["보고서 작성 조치할 사항", *dispositions]), runtime.context.sop_k)
+            titles, dispositions = findings_of(docs)
+            sop = (services.sop_for_findings(question, titles, dispositions, runtime.context.sop_k) if titles  # the criteria of the findings drafted
+                   else services.search_sop("보고서 작성 조치할 사항", runtime.context.sop_k))
             draft = services.draft_report(docs, sop, readiness)
             report = {"status": "ready", "draft": draft}
             runtime.stream_writer({"event": "report_trigger", "draft": draft})

@@ -1,5 +1,5 @@
 """retrieve_sop: the audit procedures and criteria (SOP clauses) that apply: to the findings the
-answer presents when it presents any, else to the question."""
+answer is given (kept by grading; the first one's dispositions come first), else to the question."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, step
+from graph.nodes._step import StepInfo, findings_of, step
 from graph.ports import GraphServices
 from graph.state import AuraState
 
@@ -17,8 +17,7 @@ def build(services: GraphServices):
     @step("retrieve_sop")
     def retrieve_sop(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
-        titles = list(dict.fromkeys(d["finding_title"] for d in docs if d.get("finding_title")))
-        dispositions = list(dict.fromkeys(x for d in docs if d.get("finding_title") for x in d.get("dispositions") or []))
+        titles, dispositions = findings_of(docs)
         if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
             clauses = services.sop_for_findings(state["question"], titles, dispositions, runtime.context.sop_k)
         else:

@@ -66,7 +66,8 @@ def test_the_sop_labels_name_real_findings_and_clauses(finding_texts):
     labels = load_sop_gold(GOLD.parent / SOP_GOLD)
     clauses = {c.id for path in SOP_DIR.glob("0*.md") for c in parse_sop_markdown(path.read_text(encoding="utf-8"), path.name)[2]}
     assert set(labels) == set(finding_texts)
-    assert set().union(*labels.values()) <= clauses
+    assert set().union(*(x.applies for x in labels.values())) <= clauses
+    assert all(x.violation <= x.applies and all(c.startswith("SOP-VIO-") for c in x.violation) for x in labels.values())
     assert load_gold(GOLD).sop == labels
 
 
@@ -84,4 +85,7 @@ def test_bad_gold_is_a_clear_error(tmp_path):
         load_gold(GOLD, "train")
     (tmp_path / "sop.jsonl").write_text('{"violation": []}\n', encoding="utf-8")
     with pytest.raises(GoldError, match="lacks 'finding'"):
+        load_sop_gold(tmp_path / "sop.jsonl")
+    (tmp_path / "sop.jsonl").write_text('{"finding": "F1"}\n{"finding": "F1"}\n', encoding="utf-8")
+    with pytest.raises(GoldError, match="F1 is labelled twice"):
         load_sop_gold(tmp_path / "sop.jsonl")

@@ -160,6 +160,17 @@ def test_report_asks_for_missing_fields_then_triggers():
     state, _ = run(svc, "가람시 계약 건으로 작성해줘", graph=g)
     assert state["report"]["status"] == "ready"
     assert state["report"]["draft"]["title"].startswith("가람시")
+    assert svc.sop_requests == []  # no finding retained: the report-writing clauses
+
+
+def test_a_draft_after_an_answer_carries_the_criteria_of_its_findings():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.track, pol.ready = "report", True
+    state, _ = run(svc, "이걸로 보고서 초안 작성해줘", graph=g)
+    assert state["report"]["status"] == "ready"
+    assert svc.sop_requests[-1] == (["지적 F1", "지적 F2"], ["주의"])
 
 
 def test_report_trigger_is_streamed():

@@ -499,3 +499,7 @@ def test_findings_beyond_the_cards_are_named_and_counted_in_the_lead():
     assert answer[-1].text.startswith("이 밖에 관련 지적사항 2건: \"지적 F6\"; \"지적 F7\"") and answer[-1].citations == [6, 7]
     dispositions = analyst.analyze_documents("계약 부당 체결하면 처분 수위는?", docs, "").sentences
     assert dispositions[0].text.startswith("유사한 선례 7건 중 5건(")
+    many = [doc(n, f"F{n}") for n in range(1, 13)]
+    beyond = analyst.analyze_documents("List all the contract findings", many, "").sentences[-1]
+    assert beyond.text.startswith("7 more related finding(s): \"지적 F6\";") and " and 2 more [6][7][8][9][10]" in beyond.text
+    assert beyond.citations == [6, 7, 8, 9, 10]

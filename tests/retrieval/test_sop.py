@@ -32,9 +32,10 @@ def test_services_sop_retriever_fuses_dense_too(services):
 def test_a_disposition_is_defined_by_the_clause_whose_title_names_it(services):
     ingest_sop_dir(SOP_DIR, services.sessions)
     sop = SopRetriever(services.sessions)
-    got = {d: (c.clause_id if (c := sop.defining(d)) else None) for d in ("주의", "통보", "인사자료", "징계", "변상", "고발", "문책")}
+    got = {d: (c.clause_id if (c := sop.defining(d)) else None) for d in ("주의", "통보", "인사자료", "징계", "변상", "고발", "문책", "", "감봉")}
     assert got == {"주의": "SOP-CLS-08", "통보": "SOP-CLS-12", "인사자료": "SOP-CLS-14", "징계": "SOP-CLS-03",
-                   "변상": "SOP-CLS-15", "고발": "SOP-CLS-17", "문책": None}
+                   "변상": "SOP-CLS-15", "고발": "SOP-CLS-17", "문책": "SOP-CLS-04", "": None, "감봉": None}
+    assert sop.applicable("무엇이든", ["제목"], ["주의"], k=0) == []
 
 
 def test_the_clauses_next_to_findings_are_their_criteria_not_the_questions_word_matches(services):

@@ -1,7 +1,7 @@
 """The answer evaluation's text checks, on answers written for the test."""
 
 from app.eval import answer_checks as chk
-from app.eval.answers import listed_findings, score_turn
+from app.eval.answers import SopLabels, listed_findings, score_turn
 
 DOCS = [
     {"finding_id": "R-F02", "finding_title": "위험물질 관리 부적정", "report_title": "연구원 감사",
@@ -124,11 +124,16 @@ def test_a_fast_track_answer_presents_the_findings_it_lists_by_title():
 
 def test_sop_clauses_shown_are_scored_against_the_gold_findings_labels():
     item = {"id": "q", "question": "수의계약 반복 사례", "answerable": True, "gold_findings": ["R-F05"], "nuggets": []}
-    labels = {"R-F05": {"SOP-VIO-02", "SOP-CLS-12"}, "R-F02": {"SOP-CLS-08"}}
-    state = {"answer": "\"수의계약 부적정\" 건입니다 [3].", "documents": DOCS, "coverage": "full",
-             "sop": [{"id": "SOP-CLS-12"}, {"id": "SOP-CLS-18"}]}
+    labels = {"R-F05": SopLabels(frozenset({"SOP-VIO-02", "SOP-CLS-12"}), frozenset({"SOP-VIO-02"})),
+              "R-F02": SopLabels(frozenset({"SOP-CLS-08"}), frozenset())}
+    state = {"answer": "\"수의계약 부적정\" 건입니다 [3].", "documents": DOCS, "coverage": "full", "track": "deep",
+             "sop": [{"id": "SOP-VIO-03"}, {"id": "SOP-CLS-12"}, {"id": "SOP-CLS-18"}]}
     rec = score_turn(item, state, 1.0, labels)
-    assert rec["sop_shown"] == ["SOP-CLS-12", "SOP-CLS-18"]
-    assert rec["sop_precision"] == 0.5 and rec["sop_recall"] == 0.5
+    assert rec["sop_shown"] == ["SOP-VIO-03", "SOP-CLS-12", "SOP-CLS-18"]
+    assert rec["sop_precision"] == 1 / 3 and rec["sop_recall"] == 0.5
+    assert rec["sop_violation_precision"] == 0.0 and rec["sop_violation_recall"] == 0.0  # a violation type, the wrong one
+    right = score_turn(item, {**state, "sop": [{"id": "SOP-VIO-02"}]}, 1.0, labels)
+    assert right["sop_violation_precision"] == 1.0 and right["sop_violation_recall"] == 1.0 and right["sop_recall"] == 0.5
     assert "sop_precision" not in score_turn(item, {**state, "coverage": "none"}, 1.0, labels)  # declined: nothing to score
+    assert "sop_precision" not in score_turn(item, {**state, "track": "fast"}, 1.0, labels)  # a fast list shows no SOP
     assert "sop_precision" not in score_turn(item, state, 1.0, {})

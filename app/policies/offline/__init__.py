@@ -80,7 +80,7 @@ class OfflinePolicies:
     ) -> Decided[AnalystAnswer]:
         if sql is not None and not docs:
             return _offline(analyst.analyze_sql(question, sql))
-        return _offline(analyst.analyze_documents(question, docs, feedback, sop))
+        return _offline(analyst.analyze_documents(question, docs, feedback))  # the SOP list is rendered beside the answer
 
     def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:
         return _offline(decline(question, gaps, nearest))

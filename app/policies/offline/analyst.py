@@ -73,14 +73,22 @@ def card(rank: int, case: Case, lang: str) -> AnswerSentence:
     return AnswerSentence(text=f"{rank}. \"{_title(d)}\" — {meta} [{n}]", citations=[n], quote=d.get("finding_title") or d["report_title"])
 
 
+BEYOND_NAMED = 5
+"""Findings kept beyond the cards that are named by title; the rest are counted ('외 N건')."""
+
+
 def beyond_cards(rest: list[Case], lang: str) -> AnswerSentence:
-    """The findings kept beyond ``MAX_CARDS``, named by title in one line, so a count in the lead
-    ('N건을 찾았습니다') is never more than the answer names."""
-    at = [c.head[0] for c in rest]
-    titles = "; ".join(f"\"{_title(c.head[1])}\"" for c in rest)
+    """The findings kept beyond ``MAX_CARDS`` in one line, the first ``BEYOND_NAMED`` by title, so
+    the lead's count ('N건을 찾았습니다') is accounted for."""
+    named = rest[:BEYOND_NAMED]
+    at = [c.head[0] for c in named]
+    titles = "; ".join(f"\"{_title(c.head[1])}\"" for c in named)
+    more = len(rest) - len(named)
     marks = "".join(f"[{n}]" for n in at)
-    text = (f"이 밖에 관련 지적사항 {len(rest)}건: {titles} {marks}" if lang == "ko"
-            else f"{len(rest)} more related finding(s): {titles} {marks}")
+    if lang == "ko":
+        text = f"이 밖에 관련 지적사항 {len(rest)}건: {titles}" + (f" 외 {more}건" if more else "") + f" {marks}"
+    else:
+        text = f"{len(rest)} more related finding(s): {titles}" + (f" and {more} more" if more else "") + f" {marks}"
     return AnswerSentence(text=text, citations=at, quote=rest[0].head[1].get("finding_title") or "")
 
 
@@ -228,7 +236,7 @@ def _evidence(
 
 
 def _lead(
-    kind: str, found: list[Case], terms: set[str], lang: str, sop: list[dict[str, Any]], question: str,
+    kind: str, found: list[Case], terms: set[str], lang: str, question: str,
     items: list[tuple[int, quotes.Quote, str | None]], total: int,
 ) -> list[AnswerSentence]:
     """The answer's opening sentence(s) by kind of question; ``items``: the first finding's
@@ -337,7 +345,7 @@ EVIDENCE_SEVERAL: list[tuple[str, int, bool]] = [("actions", 1, True)]
 after the second: its demand, one line."""
 
 
-def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[dict[str, Any]] | None = None) -> AnalystAnswer:
+def analyze_documents(question: str, docs: list[Doc], feedback: str) -> AnalystAnswer:
     lang = language(question)
     if not docs:
         text = ("질문과 관련된 감사 근거를 찾지 못했습니다." if lang == "ko" else "I found no audit evidence for this question.")
@@ -347,7 +355,7 @@ def analyze_documents(question: str, docs: list[Doc], feedback: str, sop: list[d
     kept = [c for c in cases(docs) if not c.key.startswith("report:")] or cases(docs)
     found, rest = (kept[:1], []) if asks_for_one(question) else (kept[:MAX_CARDS], kept[MAX_CARDS:])  # '… 건 요약해줘' is about that case alone
     demands = demand_quotes(found[0], question)  # the first finding's, for its lead and its evidence
-    sentences = _lead(kind, found, terms, lang, sop or [], question, demands, len(found) + len(rest))
+    sentences = _lead(kind, found, terms, lang, question, demands, len(found) + len(rest))
     if kind == "legal_basis":
         for n, q in [(n, q) for n, d in found[0].section("criteria") for q in quotes.law_sentences(d["text"])][:2]:
             sentences.append(quote_line(section_label("criteria", lang), n, q))
