@@ -1,5 +1,6 @@
 """retrieve_sop: the audit procedures and criteria (SOP clauses) that apply: to the findings the
-answer is given (kept by grading; the first one's dispositions come first), else to the question."""
+answer is given (kept by grading; the first one's dispositions come first), to the question when
+only report-level passages were kept, none when nothing was (the turn declines)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ def build(services: GraphServices):
     @step("retrieve_sop")
     def retrieve_sop(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
+        if not docs:  # the turn declines: no case, so no criteria of one (the question's words matched hubs: '표지와 목차')
+            return {"sop": []}, StepInfo("no clauses: nothing relevant was found")
         titles, dispositions = findings_of(docs)
         if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
             clauses = services.sop_for_findings(state["question"], titles, dispositions, runtime.context.sop_k)
-        else:
+        else:  # report-level passages only
             clauses = services.search_sop(state["question"], runtime.context.sop_k)
         return {"sop": clauses}, StepInfo(", ".join(c["id"] for c in clauses) or "no clauses")
 

@@ -81,6 +81,7 @@ def test_nothing_relevant_rewrites_until_the_cap_then_says_so():
     # nothing relevant after the capped rewrites: the turn declines, unverified (it claims nothing)
     assert seq[-4:] == ["expand_evidence", "retrieve_sop", "analyze", "summarize"]
     assert "decline" in pol.calls and "verify" not in pol.calls
+    assert state["sop"] == [] and "SOP" not in state["answer"]  # no case found, so no criteria of one
     assert state["rewrite_count"] == CTX.max_rewrites
     assert len(state["rewrites"]) == 2 and state["rewrites"][0] != state["rewrites"][1]
     assert state["coverage"] == "none"
