@@ -352,6 +352,25 @@ def test_analysis_markers_and_quotes_are_made_consistent():
     assert len(answer.follow_up_questions) == 3
 
 
+def test_the_analyst_prompt_says_what_this_kind_of_question_leads_with():
+    from app.policies.llm.prompts import ANALYST_BY_KIND
+    from graph.vocab import QUESTION_KINDS
+
+    assert set(ANALYST_BY_KIND) == set(QUESTION_KINDS)
+    seen: list[str] = []
+    reply = js({"sentences": [{"text": "주의가 적절해 보입니다 [1].", "citations": [1], "quote": ""}]})
+
+    def answer(messages: list[BaseMessage]) -> str:
+        seen.append(str(messages[-1].content))
+        return reply
+
+    p = policies(scripted(answer, answer))
+    p.analyze("수의계약 위반이면 어떤 처분이 적절해?", DOCS, [], None, "", [])
+    p.analyze("이 건에 적용된 법 조항이 뭐야?", DOCS, [], None, "", [])
+    assert "(disposition): " + ANALYST_BY_KIND["disposition"] in seen[0] and "최종 판단은 감사인이 합니다" in seen[0]
+    assert "(legal_basis): " + ANALYST_BY_KIND["legal_basis"] in seen[1] and "[SOP-" not in seen[1]
+
+
 def test_sql_rows_answer_without_passages():
     reply = {
         "sentences": [

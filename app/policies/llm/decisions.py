@@ -36,6 +36,7 @@ from app.llm.providers import make_chat_model
 from app.policies.llm import checks
 from app.policies.llm import prompts as P
 from app.policies.llm.transport import LlmTransport
+from app.policies.offline.intent import question_kind
 from app.sql.schema import SCHEMA_DESCRIPTION
 from graph import schemas as S
 from graph.ports import Decided, Policies, Turn
@@ -151,9 +152,12 @@ class LlmPolicies:
     def analyze(
         self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
     ) -> Decided[S.AnalystAnswer]:
+        kind = question_kind(question)
         user = P.ANALYST_USER.format(
             history=P.format_history(history),
             question=question,
+            kind=kind,
+            guidance=P.ANALYST_BY_KIND[kind],
             passages=P.format_passages(docs),
             sop=P.format_sop(sop),
             sql=P.format_sql(sql),

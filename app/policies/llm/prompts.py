@@ -90,10 +90,29 @@ Write one sentence per item. Each sentence that states a fact from a passage end
 Return JSON with: reasoning (how the evidence answers, not shown), sentences (list of {text, citations, quote}), follow_up_questions (0-3 short questions the user could ask next, in the user's language)."""
 )
 
+ANALYST_BY_KIND: dict[str, str] = {
+    "similar_cases": "Lead with how many findings match the problem pattern and which is closest; then one sentence per "
+    "finding, closest first: what the problem was and what was demanded.",
+    "disposition": "Lead with the dispositions the precedents received (how many of each, in which cases); then the SOP "
+    "clause that defines the one you recommend, by its [SOP-…] id; then one recommendation, marked as a recommendation "
+    "and stating that the decision is the auditor's (Korean: '권고이며, 최종 판단은 감사인이 합니다').",
+    "actions": "Lead with the 조치할 사항: who must do what, and its disposition mark (주의, 통보, …), quoted; then the problem "
+    "that led to it.",
+    "institution": "Lead with how many findings concern the institution or report asked about; then one sentence per "
+    "finding: its title, disposition and problem.",
+    "legal_basis": "Lead with the laws and articles (「…법」 제N조 제M항, 시행령, 지침) cited in the finding's 관계 법령·판단기준; "
+    "then, for each, the sentence that applies it to the case.",
+    "summary": "Per finding, in short sentences each citing its source: what happened, who, why it was wrong, what was "
+    "demanded.",
+}
+"""What the answer leads with, by kind of question (``intent.question_kind``), as the offline
+analyst composes it; every kind starts with the answer (one to three sentences), then the evidence."""
+
 ANALYST_USER = """Recent turns:
 {history}
 
 Question: {question}
+How to answer this kind of question ({kind}): {guidance}
 
 Passages:
 {passages}
