@@ -29,7 +29,7 @@ class TurnRecordOut(TurnOut):
     started_at: str = Field(description="When the turn's input was recorded (ISO 8601, UTC).")
     finished_at: str = Field(description="When its last step finished (ISO 8601, UTC).")
     evidence: list[EvidenceRecordOut] = []
-    sop: list[dict[str, Any]] = Field([], description="SOP clauses retrieved for the turn: {id, title, score}.")
+    sop: list[dict[str, Any]] = Field([], description="SOP clauses listed with the turn's answer: {id, title, score}; score is the search score, 0 for a clause chosen by a finding's disposition (its definition).")
     loops: dict[str, Any] = Field({}, description="{rewrites, rewritten_queries, regenerations}.")
     feedback: TurnFeedbackOut | None = Field(None, description="The caller's feedback on this turn, if any.")
 
