@@ -18,6 +18,7 @@ from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
+from app.retrieval.sop import SopHit
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
@@ -92,16 +93,10 @@ class AgentTools:
         return gaps
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
-        return [
-            {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
-            for h in self.container.sop_retriever.search(query, k)
-        ]
+        return [_clause(h) for h in self.container.sop_retriever.search(query, k)]
 
     def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
-        return [
-            {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
-            for h in self.container.sop_retriever.applicable(question, titles, dispositions, k)
-        ]
+        return [_clause(h) for h in self.container.sop_retriever.applicable(question, titles, dispositions, k)]
 
     # -- SQL -------------------------------------------------------------------------------------
     def run_sql(self, sql: str) -> dict[str, Any]:
@@ -132,6 +127,10 @@ class AgentTools:
     # -- report drafting -------------------------------------------------------------------------
     def draft_report(self, docs: list[Doc], sop: list[dict[str, Any]], readiness: ReportReadiness) -> dict[str, Any]:
         return draft_report(self.container.sessions, docs, sop, readiness)
+
+
+def _clause(h: SopHit) -> dict[str, Any]:
+    return {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
 
 
 def _literal(value: str) -> str:

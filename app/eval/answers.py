@@ -97,6 +97,8 @@ def load_sop_gold(path: str | Path) -> dict[str, SopLabels]:
             raise GoldError(f"{path}: a row lacks 'finding'")
         if row["finding"] in out:
             raise GoldError(f"{path}: {row['finding']} is labelled twice")
+        if any(not isinstance(row.get(k) or [], list) for k in ("violation", "disposition", "other")):
+            raise GoldError(f"{path}: {row['finding']}: violation, disposition and other must be lists")
         out[row["finding"]] = SopLabels(frozenset(c for k in ("violation", "disposition", "other") for c in row.get(k) or []),
                                         frozenset(row.get("violation") or []))
     return out
@@ -215,7 +217,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict
         applies = set().union(*(x.applies for x in labelled))
         violation = set().union(*(x.violation for x in labelled))
         shown = [c["id"] for c in state.get("sop") or []]
-        types = [c for c in shown if c.startswith(f"{VIOLATION_DOCUMENT}-")]
+        types = [c for c in shown if c.startswith(f"{VIOLATION_DOCUMENT}-")]  # any clause of that document: a wrong one counts
         rec["sop_shown"] = shown
         rec["sop_precision"] = sum(c in applies for c in shown) / len(shown) if shown else None
         rec["sop_recall"] = len(applies & set(shown)) / min(len(applies), SOP_SHOWN) if applies else None

@@ -35,7 +35,8 @@ from app.text.korean import morphemes, morphemes_batch
 
 VIOLATION_DOCUMENT = "SOP-VIO"
 """The manual's document of violation types (``sop/03_violation_types.md``): per type, the criteria
-an auditor checks."""
+an auditor checks. A type's title names its field first ('계약: 수의계약 요건'); the document's other
+clauses ('이 문서의 사용 방법') are no type."""
 VIOLATION_MIN = 1.1
 """Fused score (question + finding title) a violation-type clause needs to be shown. With the
 default fusion (``CoverageFusion``: lexical coverage plus a dense vote, at most 1.15) this means the
@@ -69,6 +70,7 @@ class _Snapshot:
     vectors: np.ndarray | None
     named: list[tuple[str, SopHit]]
     """(the disposition a clause defines, the clause), from the titles (``_DEFINES``)."""
+    by_id: dict[str, SopHit]
 
 
 class SopRetriever:
@@ -79,7 +81,7 @@ class SopRetriever:
         self.fusion = fusion or CoverageFusion()
         self._lock = threading.Lock()
         self._version: str | None = None
-        self._snap = _Snapshot([], BM25Index.build([]), None, [])
+        self._snap = _Snapshot([], BM25Index.build([]), None, [], {})
 
     def _current_version(self) -> str:
         with self.sessions() as s:
@@ -105,7 +107,7 @@ class SopRetriever:
             index = BM25Index.build((c.clause_id, terms(m), {}) for c, m in zip(clauses, morphemes_batch(texts), strict=True))
             vectors = self.embedder.embed_passages(texts) if self.embedder is not None and texts else None
             named = [(m.group(1), c) for c in clauses if (m := _DEFINES.match(c.title))]
-            self._snap = _Snapshot(clauses, index, vectors, named)
+            self._snap = _Snapshot(clauses, index, vectors, named, {c.clause_id: c for c in clauses})
             self._version = version
         return True
 
@@ -129,7 +131,7 @@ class SopRetriever:
         out: list[SopHit] = []
         if titles:
             hits = self._search(snap, f"{question} {titles[0]}", 5)
-            best = next((h for h in hits if h.document_id == VIOLATION_DOCUMENT), None)
+            best = next((h for h in hits if is_violation_type(h)), None)
             if best is not None and best.score >= VIOLATION_MIN:
                 out.append(best)
         for d in dispositions:
@@ -153,8 +155,12 @@ class SopRetriever:
             order = np.argsort(-sims)[: min(len(sims), 20)]
             runs["dense"] = [Hit(snap.clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]
         fused = self.fusion.fuse(runs, k, {"lexical": snap.index.ceiling(tokens)} if tokens else {})
-        by_id = {c.clause_id: c for c in snap.clauses}
-        return [by_id[f.id].model_copy(update={"score": round(f.score, 4)}) for f in fused]
+        return [snap.by_id[f.id].model_copy(update={"score": round(f.score, 4)}) for f in fused]
+
+
+def is_violation_type(clause: SopHit) -> bool:
+    """A violation type of the manual ('계약: 수의계약 요건'), not another clause of its document."""
+    return clause.document_id == VIOLATION_DOCUMENT and ":" in clause.title
 
 
 def _defining(snap: _Snapshot, disposition: str) -> SopHit | None:

@@ -9,7 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, findings_of, step
+from graph.nodes._step import StepInfo, findings_of, standalone, step
 from graph.ports import GraphServices
 from graph.state import AuraState
 
@@ -22,7 +22,7 @@ def build(services: GraphServices):
             return {"sop": []}, StepInfo("no clauses: nothing relevant was found")
         titles, dispositions = findings_of(docs)
         if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
-            clauses = services.sop_for_findings(state["question"], titles, dispositions, runtime.context.sop_k)
+            clauses = services.sop_for_findings(standalone(state), titles, dispositions, runtime.context.sop_k)
         else:  # report-level passages only
             clauses = services.search_sop(state["question"], runtime.context.sop_k)
         return {"sop": clauses}, StepInfo(", ".join(c["id"] for c in clauses) or "no clauses")

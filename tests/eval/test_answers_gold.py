@@ -89,3 +89,6 @@ def test_bad_gold_is_a_clear_error(tmp_path):
     (tmp_path / "sop.jsonl").write_text('{"finding": "F1"}\n{"finding": "F1"}\n', encoding="utf-8")
     with pytest.raises(GoldError, match="F1 is labelled twice"):
         load_sop_gold(tmp_path / "sop.jsonl")
+    (tmp_path / "sop.jsonl").write_text('{"finding": "F1", "violation": "SOP-VIO-02"}\n', encoding="utf-8")
+    with pytest.raises(GoldError, match="must be lists"):
+        load_sop_gold(tmp_path / "sop.jsonl")

@@ -368,7 +368,8 @@ def test_the_analyst_prompt_says_what_this_kind_of_question_leads_with():
     p.analyze("수의계약 위반이면 어떤 처분이 적절해?", DOCS, [], None, "", [])
     p.analyze("이 건에 적용된 법 조항이 뭐야?", DOCS, [], None, "", [])
     assert "(disposition): " + ANALYST_BY_KIND["disposition"] in seen[0] and "최종 판단은 감사인이 합니다" in seen[0]
-    assert "(legal_basis): " + ANALYST_BY_KIND["legal_basis"] in seen[1] and "[SOP-" not in seen[1]
+    assert "(legal_basis): " + ANALYST_BY_KIND["legal_basis"] in seen[1] and "관계 법령·판단기준" in seen[1]
+    assert ANALYST_BY_KIND["disposition"] not in seen[1]
 
 
 def test_sql_rows_answer_without_passages():

@@ -1,5 +1,5 @@
 from app.ingest.sop import ingest_sop_dir
-from app.retrieval.sop import SopRetriever
+from app.retrieval.sop import SopRetriever, is_violation_type
 from tests.conftest import SOP_DIR
 
 
@@ -46,8 +46,18 @@ def test_the_clauses_next_to_findings_are_their_criteria_not_the_questions_word_
     question = "공보의가 진료 안 하고 관사에서 쉬었는데 보건소가 놔둔 사례 있어? 어떤 조치를 요구했어?"
     applied = [c.clause_id for c in sop.applicable(question, ["공중보건의사 복무감독시스템 개선 필요 등"], ["통보", "주의"])]
     assert applied == ["SOP-CLS-12", "SOP-CLS-08"]
-    assert {"SOP-CLS-13", "SOP-CLS-18"} & {h.clause_id for h in sop.search(f"{question} 통보 주의", 3)}
     # a clear violation type comes first
     contract = [c.clause_id for c in sop.applicable("긴급하다며 견적 없이 수의계약한 사례", ["수의계약 요건 미충족 업체와 수의계약 체결"], ["주의"])]
     assert contract == ["SOP-VIO-02", "SOP-CLS-08"]
     assert sop.applicable("무엇이든", [], ["주의", "통보", "징계", "고발"], k=3)[-1].clause_id == "SOP-CLS-03"
+
+
+def test_only_a_violation_type_is_shown_as_one_not_the_documents_preface(services):
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    sop = services.sop_retriever
+    types = [c.clause_id for c in sop.search("위반 유형 점검 기준 사용 방법", 80) if is_violation_type(c)]
+    assert "SOP-VIO-01" not in types and {"SOP-VIO-02", "SOP-VIO-26"} <= set(types)
+    # the preface's '법령', '처분' words lead its document for these (fused 1.11-1.15): no violation type is shown
+    for question, title in (("관련 법령은?", "공공체육시설의 공정한 이용을 위한 대책 필요"),
+                            ("처분 수위는?", "지방자치단체의 비점오염 저감시설 설치지역 선정 불합리 및 부실한 유지관리 방치")):
+        assert [c.clause_id for c in sop.applicable(question, [title], ["주의"])] == ["SOP-CLS-08"], (question, title)

@@ -93,9 +93,9 @@ Return JSON with: reasoning (how the evidence answers, not shown), sentences (li
 ANALYST_BY_KIND: dict[str, str] = {
     "similar_cases": "Lead with how many findings match the problem pattern and which is closest; then one sentence per "
     "finding, closest first: what the problem was and what was demanded.",
-    "disposition": "Lead with the dispositions the precedents received (how many of each, in which cases); then the SOP "
-    "clause that defines the one you recommend, by its [SOP-…] id; then one recommendation, marked as a recommendation "
-    "and stating that the decision is the auditor's (Korean: '권고이며, 최종 판단은 감사인이 합니다').",
+    "disposition": "Lead with the dispositions the precedents received (how many of each, in which cases); then one "
+    "recommendation consistent with how the SOP clauses below define that disposition, marked as a recommendation and "
+    "stating that the decision is the auditor's (Korean: '권고이며, 최종 판단은 감사인이 합니다'), citing the precedent's [n].",
     "actions": "Lead with the 조치할 사항: who must do what, and its disposition mark (주의, 통보, …), quoted; then the problem "
     "that led to it.",
     "institution": "Lead with how many findings concern the institution or report asked about; then one sentence per "
@@ -105,8 +105,8 @@ ANALYST_BY_KIND: dict[str, str] = {
     "summary": "Per finding, in short sentences each citing its source: what happened, who, why it was wrong, what was "
     "demanded.",
 }
-"""What the answer leads with, by kind of question (``intent.question_kind``), as the offline
-analyst composes it; every kind starts with the answer (one to three sentences), then the evidence."""
+"""What the answer leads with, by kind of question (``intent.question_kind``), the offline analyst's
+leads in words; every kind starts with the answer (one to three sentences), then the evidence."""
 
 ANALYST_USER = """Recent turns:
 {history}
@@ -117,7 +117,7 @@ How to answer this kind of question ({kind}): {guidance}
 Passages:
 {passages}
 
-SOP clauses:
+SOP clauses (the audit manual's definitions of the findings' dispositions, and their violation type when it is clear; listed under the answer, so cite passages, not clauses):
 {sop}
 
 SQL rows:
