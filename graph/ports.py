@@ -55,7 +55,9 @@ class Policies(Protocol):
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]: ...
 
-    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]: ...
+    def grade(self, question: str, docs: list[Doc], asked: str = "") -> Decided[GradeBatch]:
+        """``question``: what the turn asks, on its own (the standalone question); ``asked``: the
+        user's own words when they differ ('비슷한 다른 사례들은?'): how many findings they ask for."""
 
     def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]: ...
 

@@ -90,8 +90,8 @@ class FallbackPolicies:
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return self._decide("plan_sql", lambda p: p.plan_sql(question, fields))
 
-    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]:
-        return self._decide("grade", lambda p: p.grade(question, docs))
+    def grade(self, question: str, docs: list[Doc], asked: str = "") -> Decided[GradeBatch]:
+        return self._decide("grade", lambda p: p.grade(question, docs, asked))
 
     def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]:
         return self._decide("rewrite", lambda p: p.rewrite(question, query, tried, filters))

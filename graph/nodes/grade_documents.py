@@ -38,7 +38,8 @@ def build(services: GraphServices):
         if gaps:
             return ({"documents": [], "set_aside": set_aside(docs), "needs_rewrite": False},
                     StepInfo(f"0 of {len(docs)} passages relevant: the reports do not cover {', '.join(gaps)}"))
-        decided = services.policies.grade(standalone(state), docs)
+        asked = state["question"]
+        decided = services.policies.grade(standalone(state), docs, asked if asked != standalone(state) else "")
         by_index = {g.index: g for g in decided.value.grades}
         kept, rejected = [], []
         for i, doc in enumerate(docs, start=1):

@@ -40,6 +40,8 @@ class ScriptedPolicies:
     ordinals: list[int] = field(default_factory=list)
     ordinals_in_list: bool = False
     other_cases: bool = False
+    search_query: str = ""
+    """The router's standalone query; empty: the question as asked."""
     relevant: list[bool] | None = None
     """Per passage; None = all relevant."""
     grounded: list[bool] = field(default_factory=lambda: [True])
@@ -47,6 +49,8 @@ class ScriptedPolicies:
     useful: list[bool] = field(default_factory=lambda: [True])
     ready: bool = True
     calls: list[str] = field(default_factory=list)
+    graded: list[tuple[str, str]] = field(default_factory=list)
+    """(standalone question, the user's own words when they differ) per grading."""
 
     def _d(self, name: str, value: Any) -> Decided[Any]:
         self.calls.append(name)
@@ -54,7 +58,7 @@ class ScriptedPolicies:
 
     def route(self, question, history, summary, retained):
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
-                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=question,
+                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=self.search_query or question,
                                               ordinals_in_list=self.ordinals_in_list,
                                               other_cases=self.other_cases))
 
@@ -64,7 +68,8 @@ class ScriptedPolicies:
     def plan_sql(self, question, fields):
         return self._d("plan_sql", SqlQuery(sql="SELECT COUNT(*) FROM findings"))
 
-    def grade(self, question, docs):
+    def grade(self, question, docs, asked=""):
+        self.graded.append((question, asked))
         flags = self.relevant if self.relevant is not None else [True] * len(docs)
         return self._d("grade", GradeBatch(grades=[DocumentGrade(index=i + 1, relevant=flags[i] if i < len(flags) else False, score=0.9) for i in range(len(docs))]))
 

@@ -242,6 +242,16 @@ def test_other_cases_like_a_shown_one_leave_that_one_out():
     assert svc.searches[-1][0] == "계약 관련해서 다른 사례는? 수의계약 쪼갠 거"  # searched as asked
 
 
+def test_grading_reads_the_standalone_question_and_the_users_own_words():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    assert pol.graded[-1] == ("가람시 계약 문제", "")  # the same words: nothing apart
+    pol.follow_up, pol.other_cases, pol.search_query = True, True, "지적 F1 계약 부당 체결"
+    run(svc, "비슷한 다른 사례들은?", graph=g)
+    assert pol.graded[-1] == ("지적 F1 계약 부당 체결", "비슷한 다른 사례들은?")  # how many are asked for: the user's words
+
+
 def test_fast_follow_up_answers_from_the_loaded_finding():
     pol = ScriptedPolicies(track="deep")
     svc = FakeServices(pol)
@@ -314,10 +324,10 @@ def test_not_useful_then_nothing_relevant_declines():
     pol = ScriptedPolicies(track="deep", useful=[False], relevant=[True, True])
     original = pol.grade
 
-    def grade_then_nothing(question, docs):
+    def grade_then_nothing(question, docs, asked=""):
         if pol.calls.count("grade") >= 1:
             pol.relevant = [False] * len(docs)
-        return original(question, docs)
+        return original(question, docs, asked)
 
     pol.grade = grade_then_nothing
     state, _ = run(FakeServices(pol), "가람시 지적사항")

@@ -320,6 +320,8 @@ def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
     one = [g.relevant for g in grader.grade("물품 구매 부적정 사례 있어?", docs).grades]
     several = [g.relevant for g in grader.grade("물품 구매 부적정 사례들 싹 모아줘", docs).grades]
     assert one == [True, False, False] and several == [True, True, False]
+    rewritten = [g.relevant for g in grader.grade("물품 구매 부적정", docs, asked="비슷한 다른 사례들은?").grades]
+    assert rewritten == several  # a follow-up's standalone query keeps the pattern; the user's words ask for several
     assert [asks_for_several(q) for q in ("가람시 관련 지적 뭐 있었지?", "지적사항 목록 뽑아줘", "List the findings on procurement",
                                           "물품 구매 부적정 사례 있어?", "법 조항들 알려줘")] == [True, True, True, False, False]
     # the same words in their ordinary senses, and a summary of one named case

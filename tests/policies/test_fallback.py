@@ -53,7 +53,7 @@ class StubOffline:
     def plan_sql(self, question, fields) -> Decided[SqlQuery]:
         return Decided(SqlQuery(sql="SELECT COUNT(*) FROM findings"), "offline")
 
-    def grade(self, question, docs) -> Decided[GradeBatch]:
+    def grade(self, question, docs, asked="") -> Decided[GradeBatch]:
         grades = [DocumentGrade(index=i, relevant=True, score=0.5) for i in range(1, len(docs) + 1)]
         return Decided(GradeBatch(grades=grades), "offline")
 

@@ -715,6 +715,9 @@ def test_grader_prompt_asks_for_finding_level_relevance_and_allows_no_answer():
     system = str(model.seen[0][0].content)
     assert "Judge findings, not words" in system and "merely shares words" in system
     assert "mark every passage relevant=false" in system and "hold no such case" in system
+    assert "The user's own words" not in str(model.seen[0][-1].content)
+    policies(model).grade("보조금 부정수급", DOCS, asked="비슷한 다른 사례들은?")
+    assert "Question: 보조금 부정수급\n(The user's own words: 비슷한 다른 사례들은?)" in str(model.seen[-1][-1].content)
 
 
 def test_verifier_prompt_checks_the_requested_facet_and_scope():

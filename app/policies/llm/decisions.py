@@ -134,10 +134,11 @@ class LlmPolicies:
         system = P.SQL_SYSTEM.format(schema=self.schema_description)
         return self._llm(lambda: checks.checked_sql(self.transport.ask(S.SqlQuery, system, user)))
 
-    def grade(self, question: str, docs: list[Doc]) -> Decided[S.GradeBatch]:
+    def grade(self, question: str, docs: list[Doc], asked: str = "") -> Decided[S.GradeBatch]:
         if not docs:
             return Decided(S.GradeBatch(grades=[]), "llm")
-        user = P.GRADER_USER.format(question=question, passages=P.format_passages(docs))
+        user = P.GRADER_USER.format(question=question, asked=P.GRADER_ASKED.format(asked=asked) if asked and asked != question else "",
+                                    passages=P.format_passages(docs))
         return self._llm(lambda: checks.checked_grades(self.transport.ask(S.GradeBatch, P.GRADER_SYSTEM, user), len(docs)))
 
     def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[S.QueryRewrite]:

@@ -62,10 +62,13 @@ If no finding answers the question, mark every passage relevant=false: the assis
 Return JSON with: grades, a list with one item per passage: {reasoning (one short sentence), index (the passage number as shown), relevant (true/false), score (0.0-1.0)}."""
 )
 
-GRADER_USER = """Question: {question}
+GRADER_USER = """Question: {question}{asked}
 
 Passages:
 {passages}"""
+
+GRADER_ASKED = """
+(The user's own words: {asked})"""
 
 REWRITE_SYSTEM = (
     COMMON

@@ -69,8 +69,8 @@ class OfflinePolicies:
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))
 
-    def grade(self, question: str, docs: list[Doc]) -> Decided[GradeBatch]:
-        return _offline(grader.grade(question, docs))
+    def grade(self, question: str, docs: list[Doc], asked: str = "") -> Decided[GradeBatch]:
+        return _offline(grader.grade(question, docs, asked))
 
     def rewrite(self, question: str, query: str, tried: list[str], filters: dict[str, Any]) -> Decided[QueryRewrite]:
         return _offline(rewriter.rewrite(question, query, tried, filters, self.glossary))

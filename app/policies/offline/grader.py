@@ -68,7 +68,9 @@ def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
     return score >= COVERAGE_MIN, round(score, 3), f"key-term coverage {cov:.2f}, dense {dense:.2f}"
 
 
-def grade(question: str, docs: list[Doc]) -> GradeBatch:
+def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
+    """``asked``: the user's own words when ``question`` (the standalone question) rewrote them;
+    they say whether several findings are asked for."""
     scored = [d for d in docs if d.get("finding_score") is not None]
     about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]
     scored = about or scored  # a named institution's own findings, when it has any (the ranker's ``about``)
@@ -78,7 +80,7 @@ def grade(question: str, docs: list[Doc]) -> GradeBatch:
         answerable = 1.0  # an institution or report the store holds was named: list what it has
     kept_findings: set[str] = set()
     if best is not None and answerable >= ANSWERABLE_MIN:
-        keep = KEEP_SEVERAL if asks_for_several(question) else KEEP_MIN
+        keep = KEEP_SEVERAL if asks_for_several(asked or question) else KEEP_MIN
         kept_findings = {best["finding_id"]} | {d["finding_id"] for d in scored if d["finding_score"] >= keep}
     q_terms = key_terms(question)
     grades = []
