@@ -99,7 +99,7 @@ class GraphServices(Protocol):
         """SOP clauses: {id, title, text, score}."""
 
     def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
-        """The SOP clauses that apply to the findings an answer presents (``titles`` best first,
+        """The SOP clauses that apply to the findings an answer is given (``titles`` best first,
         their ``dispositions`` in order): their violation type when clear, the dispositions'
         definitions."""
 

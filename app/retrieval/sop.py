@@ -166,7 +166,7 @@ def is_violation_type(clause: SopHit) -> bool:
 def _defining(snap: _Snapshot, disposition: str) -> SopHit | None:
     if not disposition.strip():
         return None
-    exact = [c for name, c in snap.named if name == disposition]
-    loose = [c for name, c in snap.named if f"({disposition})" in name or name.startswith(disposition)]
-    titled = [c for c in snap.clauses if disposition in c.title]
-    return (exact or loose or titled or [None])[0]
+    exact = (c for name, c in snap.named if name == disposition)
+    loose = (c for name, c in snap.named if f"({disposition})" in name or name.startswith(disposition))
+    titled = (c for c in snap.clauses if disposition in c.title)
+    return next(exact, None) or next(loose, None) or next(titled, None)

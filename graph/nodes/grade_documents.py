@@ -38,8 +38,8 @@ def build(services: GraphServices):
         if gaps:
             return ({"documents": [], "set_aside": set_aside(docs), "needs_rewrite": False},
                     StepInfo(f"0 of {len(docs)} passages relevant: the reports do not cover {', '.join(gaps)}"))
-        asked = state["question"]
-        decided = services.policies.grade(standalone(state), docs, asked if asked != standalone(state) else "")
+        question, asked = standalone(state), state["question"]
+        decided = services.policies.grade(question, docs, asked if asked != question else "")
         by_index = {g.index: g for g in decided.value.grades}
         kept, rejected = [], []
         for i, doc in enumerate(docs, start=1):

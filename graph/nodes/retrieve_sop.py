@@ -24,7 +24,7 @@ def build(services: GraphServices):
         if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
             clauses = services.sop_for_findings(standalone(state), titles, dispositions, runtime.context.sop_k)
         else:  # report-level passages only
-            clauses = services.search_sop(state["question"], runtime.context.sop_k)
+            clauses = services.search_sop(standalone(state), runtime.context.sop_k)
         return {"sop": clauses}, StepInfo(", ".join(c["id"] for c in clauses) or "no clauses")
 
     return retrieve_sop
