@@ -99,7 +99,9 @@ class Container:
     @cached_property
     def policies(self) -> FallbackPolicies:
         """Offline policies, with the configured LLM in front of them (AURA_LLM_PROVIDER)."""
-        offline = OfflinePolicies(self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings)
+        offline = OfflinePolicies(
+            self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings, self.sop_retriever.vocabulary
+        )
         return FallbackPolicies.from_settings(self.settings, offline)
 
     def best_findings(self, question: str, n: int = 10) -> list[tuple[str, str, float]]:

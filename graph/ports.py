@@ -95,6 +95,10 @@ class GraphServices(Protocol):
         """What the question names that the store does not cover ('2019년', '한국도로공사'); empty
         when the reports could hold an answer."""
 
+    def search_manual(self, question: str, k: int, filters: dict[str, Any]) -> list[Doc]:
+        """The audit manual's clauses that answer a question about the manual itself, best first,
+        as evidence (section ``MANUAL_SECTION``); ``filters`` gives the dispositions it names."""
+
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         """SOP clauses: {id, title, text, score}."""
 

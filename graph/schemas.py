@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from graph.vocab import DISPOSITIONS, Track
+from graph.vocab import DISPOSITIONS, Source, Track
 
 
 class RouteDecision(BaseModel):
@@ -44,6 +44,12 @@ class FieldSelection(BaseModel):
     sections: list[str] = Field(default_factory=list, description="criteria | problems | opinion | actions | overview")
     report_ids: list[str] = Field(default_factory=list, description="Reports the question points back at ('그 감사', 'that audit').")
     search_query: str = ""
+    source: Source = Field(
+        "reports",
+        description="'manual' when the question asks what the audit manual says (what a disposition means or when it is used, "
+        "how to write a part of a report, a step of the audit procedure, what to check for a kind of violation) and points at "
+        "no case, institution or year; else 'reports'.",
+    )
 
 
 class DocumentGrade(BaseModel):

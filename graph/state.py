@@ -11,7 +11,7 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from graph.vocab import Coverage, Mode, Track
+from graph.vocab import Coverage, Mode, Source, Track
 
 
 class Doc(TypedDict):
@@ -117,6 +117,8 @@ class AuraState(InputState, total=False):
     earlier_documents: list[Doc]
     """The documents this turn's pivot cleared: retained again when the turn declines, so the
     conversation can come back to them ('2016년 건은?' finds nothing; '그럼 이번 건에서…')."""
+    source: Source
+    """Where this turn's evidence comes from (``select_fields``): the reports, or the audit manual."""
     sop: list[dict[str, Any]]
     """SOP clauses for this turn: {id, title, text, score}."""
     sql: dict[str, Any] | None

@@ -35,6 +35,7 @@ SECTION_LABELS: dict[str, dict[str, str]] = {
         "report_subject": "감사대상 현황",
         "report_summary": "감사결과 총괄",
         "body": "본문",
+        "manual": "감사 실무 매뉴얼(SOP)",
     },
     "en": {
         "overview": "background",
@@ -46,6 +47,7 @@ SECTION_LABELS: dict[str, dict[str, str]] = {
         "report_subject": "audited subject",
         "report_summary": "summary",
         "body": "text",
+        "manual": "audit manual (SOP)",
     },
 }
 """Every section kind's label per language (ko is what reports print)."""
@@ -85,6 +87,20 @@ def language(text: str) -> str:
     latin = sum(ch.isascii() and ch.isalpha() for ch in text)
     return "ko" if hangul >= latin / 3 else "en"
 
+
+Source = Literal["reports", "manual"]
+"""Where a deep turn finds its evidence: the audit reports' findings, or the audit manual (the SOP
+clauses in ``sop/``) when the question asks what the manual says ('주의 요구는 언제 쓰는 거야?')."""
+SOURCES: tuple[str, ...] = get_args(Source)
+MANUAL_SECTION = "manual"
+"""The section kind of a manual clause given as evidence (its ``report_id`` is its document's id,
+its ``chunk_id`` ``MANUAL_CHUNK_PREFIX`` + the clause id)."""
+MANUAL_CHUNK_PREFIX = "sop:"
+
+
+def manual_title(document_title: str) -> str:
+    """What a manual clause shows in place of a report's title: '감사 실무 매뉴얼(SOP) · 감사 수행 절차'."""
+    return f"{SECTION_LABELS['ko'][MANUAL_SECTION]} · {document_title}"
 
 Coverage = Literal["full", "partial", "none"]
 """How far the ingested reports answer a question (graph state, API, CLI and UI)."""

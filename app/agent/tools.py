@@ -22,7 +22,7 @@ from app.retrieval.sop import SopHit
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
-from graph.vocab import SECTION_KINDS
+from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION, SECTION_KINDS, manual_title
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 CANDIDATES = 20
@@ -92,6 +92,11 @@ class AgentTools:
             gaps.append(name)
         return gaps
 
+    def search_manual(self, question: str, k: int, filters: dict[str, Any]) -> list[Doc]:
+        asked = self.container.glossary.in_korean(question)  # 'subsidy settlement' -> 보조금 정산
+        hits = self.container.sop_retriever.answering(asked, filters.get("dispositions") or [], k)
+        return [_manual_doc(h) for h in hits]
+
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         return [_clause(h) for h in self.container.sop_retriever.search(query, k)]
 
@@ -131,6 +136,16 @@ class AgentTools:
 
 def _clause(h: SopHit) -> dict[str, Any]:
     return {"id": h.clause_id, "title": h.title, "text": h.text, "score": round(float(h.score), 4)}
+
+
+def _manual_doc(h: SopHit) -> Doc:
+    """A manual clause as evidence: cited like a passage, its document in place of a report."""
+    return {
+        "chunk_id": MANUAL_CHUNK_PREFIX + h.clause_id, "report_id": h.document_id, "finding_id": None,
+        "section": MANUAL_SECTION, "page": 0, "text": h.text, "heading": f"[{h.clause_id}] {h.title}",
+        "report_title": manual_title(h.document_title), "finding_title": None, "dispositions": [], "institutions": [], "year": None,
+        "score": float(h.score), "dense_score": None, "lexical_score": None,
+    }
 
 
 def _literal(value: str) -> str:

@@ -185,7 +185,7 @@ def score_turn(item: dict[str, Any], state: dict[str, Any], ms: float, sop: dict
         "id": item["id"], "kind": item.get("kind"), "lang": item.get("lang"), "split": item.get("split"),
         "answerable": bool(item.get("answerable")), "question": item["question"],
         "unanswerable_type": item.get("unanswerable_type"),
-        "track": state.get("track"), "abstained": abstained(state), "coverage": state.get("coverage"),
+        "track": state.get("track"), "source": state.get("source"), "abstained": abstained(state), "coverage": state.get("coverage"),
         "first_finding": chk.first_finding(text, docs) or next(iter(listed), None),
         "cited_findings": list(dict.fromkeys(d.get("finding_id") for d in cited if d.get("finding_id"))) or listed,
         "chars": len(text), "ms": round(ms, 1),

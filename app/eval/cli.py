@@ -86,6 +86,37 @@ def routing(
         out.print(f"[red]{e['id']}[/red] {e['text']}  expected {e['expected']} got {e['got']}")
 
 
+@eval_app.command("manual")
+def manual(
+    dataset: Annotated[Path, typer.Option(help="Manual questions (JSONL).")] = Path("data/eval/manual/questions.jsonl"),
+    split: Annotated[str, typer.Option(help="dev | test | all (all reports dev and test separately).")] = "all",
+    details: Annotated[Path | None, typer.Option(help="Per-question JSONL.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Questions about the audit manual itself: answered from the manual (and questions about
+    cases in its words from the reports), the right clause first, its phrase quoted. Offline
+    policies, on the current store (``aura sop ingest sop`` first)."""
+    from app.container import Container
+    from app.eval import manual as harness
+    from app.settings import Settings
+
+    if not dataset.is_file():
+        raise typer.BadParameter(f"{dataset} not found")
+    services = Container(Settings().model_copy(update={"llm_provider": "none"}))
+    try:
+        recs = harness.run(services, harness.load(dataset, split))
+    finally:
+        services.close()
+    if details:
+        details.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    splits = ("dev", "test") if split == "all" else (split,)
+    result = {s: harness.summarize([r for r in recs if r["split"] == s]) for s in splits}
+    if as_json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        return
+    Console().print(result)
+
+
 @eval_app.command("answers")
 def answers(
     dataset: Annotated[Path, typer.Option(help="Gold directory with questions.jsonl and conversations.jsonl, or a feedback export (aura feedback export --jsonl).")] = Path("data/eval/answers"),

@@ -71,6 +71,8 @@ class _Snapshot:
     named: list[tuple[str, SopHit]]
     """(the disposition a clause defines, the clause), from the titles (``_DEFINES``)."""
     by_id: dict[str, SopHit]
+    vocabulary: frozenset[str]
+    """Every morpheme the clauses use (titles and texts)."""
 
 
 class SopRetriever:
@@ -81,7 +83,7 @@ class SopRetriever:
         self.fusion = fusion or CoverageFusion()
         self._lock = threading.Lock()
         self._version: str | None = None
-        self._snap = _Snapshot([], BM25Index.build([]), None, [], {})
+        self._snap = _Snapshot([], BM25Index.build([]), None, [], {}, frozenset())
 
     def _current_version(self) -> str:
         with self.sessions() as s:
@@ -104,16 +106,22 @@ class SopRetriever:
                     for c, t in rows
                 ]
             texts = [f"{c.title}\n{c.text}" for c in clauses]
-            index = BM25Index.build((c.clause_id, terms(m), {}) for c, m in zip(clauses, morphemes_batch(texts), strict=True))
+            analysed = morphemes_batch(texts)
+            index = BM25Index.build((c.clause_id, terms(m), {}) for c, m in zip(clauses, analysed, strict=True))
             vectors = self.embedder.embed_passages(texts) if self.embedder is not None and texts else None
             named = [(m.group(1), c) for c in clauses if (m := _DEFINES.match(c.title))]
-            self._snap = _Snapshot(clauses, index, vectors, named, {c.clause_id: c for c in clauses})
+            vocabulary = frozenset(m for ms in analysed for m in ms)
+            self._snap = _Snapshot(clauses, index, vectors, named, {c.clause_id: c for c in clauses}, vocabulary)
             self._version = version
         return True
 
     def _current(self) -> _Snapshot:
         self.refresh()
         return self._snap
+
+    def vocabulary(self) -> frozenset[str]:
+        """The morphemes the manual's clauses use (a question in only these words is about it)."""
+        return self._current().vocabulary
 
     def defining(self, disposition: str) -> SopHit | None:
         """The clause that defines ``disposition`` ('주의', '인사자료' -> '통보(인사자료)의 정의와
@@ -140,6 +148,28 @@ class SopRetriever:
                 out.append(clause)
         return out[:k]
 
+    def answering(self, question: str, dispositions: Sequence[str] = (), k: int = 3) -> list[SopHit]:
+        """The clauses that answer a question about the manual itself ('주의 요구는 언제 쓰는
+        거야?'), best first: the search, a clause whose title holds the question's words raised
+        (``TITLE_WEIGHT``), and the definitions of the dispositions it names first unless it asks
+        for wording ('문안', '어떻게 써'), which the other clauses give."""
+        if k <= 0:
+            return []
+        snap = self._current()
+        q_terms = set(terms(morphemes(question)))
+        hits = self._search(snap, question, max(k, ANSWER_POOL))
+        scored = sorted(
+            (h.model_copy(update={"score": round(h.score + TITLE_WEIGHT * _title_share(q_terms, h.title), 4)}) for h in hits),
+            key=lambda h: -h.score,
+        )
+        if not _WORDING.search(question):
+            named = sorted((d for d in dispositions if not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)),
+                           key=lambda d: question.find(d) % (len(question) + 1))  # as the question names them; '주의할 점' names none
+            defined = [c for d in named if (c := _defining(snap, d)) is not None]
+            first = list({c.clause_id: c.model_copy(update={"score": max((h.score for h in scored), default=0.0)}) for c in defined}.values())
+            scored = first + [h for h in scored if h.clause_id not in {c.clause_id for c in first}]
+        return scored[:k]
+
     def search(self, query: str, k: int = 5) -> list[SopHit]:
         """The ``k`` best clauses for ``query``, best first (empty when nothing matches)."""
         return self._search(self._current(), query, k)
@@ -156,6 +186,18 @@ class SopRetriever:
             runs["dense"] = [Hit(snap.clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]
         fused = self.fusion.fuse(runs, k, {"lexical": snap.index.ceiling(tokens)} if tokens else {})
         return [snap.by_id[f.id].model_copy(update={"score": round(f.score, 4)}) for f in fused]
+
+
+ANSWER_POOL = 8
+"""Clauses searched before the title bonus reorders them."""
+TITLE_WEIGHT = 0.5
+"""Added to a clause's fused score times the share of the question's terms its title holds."""
+_WORDING = re.compile(r"문안|예시|문장|표기|작성|어떻게\s*(?:써|쓰|적)|wording|example|\bwrit", re.I)
+"""A question about how to word something, which a disposition's definition does not answer."""
+
+
+def _title_share(q_terms: set[str], title: str) -> float:
+    return len(q_terms & set(terms(morphemes(title)))) / len(q_terms) if q_terms else 0.0
 
 
 def is_violation_type(clause: SopHit) -> bool:

@@ -15,6 +15,7 @@ from app.ui import errors, workbench
 from app.ui.citations import passage_html
 from app.ui.client import ApiClient, ApiError
 from app.ui.i18n import node_name, section_name, t
+from graph.vocab import MANUAL_SECTION
 
 
 def _md(text: str) -> str:
@@ -86,6 +87,9 @@ def citation(client: ApiClient, e: dict[str, Any], key: str) -> None:
         if chunk.get("dispositions"):
             meta.append(f"**{t('dispositions')}** " + " ".join(f":orange-badge[{d}]" for d in chunk["dispositions"]))
         st.markdown("  \n".join(_md(m) for m in meta))
+        if chunk.get("section") == MANUAL_SECTION:  # a manual clause has no report page
+            st.markdown(body, unsafe_allow_html=True)
+            return
         page, passage = st.columns([1, 1], gap="medium")
         with page:
             workbench.page_view(client, e)

@@ -1,5 +1,6 @@
 """analyze: the audit analyst. Writes the answer from the evidence, SOP clauses and SQL rows,
-each sentence with [n] citations; on a regeneration it gets the verifier's feedback. With no
+each sentence with [n] citations; on a regeneration it gets the verifier's feedback. An answer
+from the audit manual (``source``) says what the manual is and is not retained for follow-ups. With no
 evidence (nothing relevant after the capped rewrites, or a question about years or
 organisations the store does not cover) the turn declines: coverage 'none', the nearest
 findings set aside by grading cited as references only."""
@@ -20,10 +21,17 @@ from graph.vocab import language
 
 FOLLOW_UP_HEADER = {"ko": "이어서 확인할 질문", "en": "You could ask next"}
 SOP_HEADER = {"ko": "적용 기준(SOP)", "en": "Applicable criteria (SOP)"}
+MANUAL_NOTE = {
+    "ko": "※ 감사 실무 매뉴얼(SOP)은 AURA가 공개 감사보고서와 관계 법령을 참고해 작성한 실무 참고자료이며, 감사원의 공식 규정이 아닙니다.",
+    "en": "Note: the audit manual (SOP) is practice guidance AURA wrote from public audit reports and laws; it is not an official BAI rule.",
+}
+"""Shown under an answer from the manual: what the manual is (``sop/README.md``)."""
 
 
-def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str) -> str:
+def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str, manual: bool = False) -> str:
     parts = ["\n".join(s.text for s in answer.sentences)]
+    if manual:
+        parts.append(MANUAL_NOTE[lang])
     if sop:
         parts.append(f"{SOP_HEADER[lang]}:\n" + "\n".join(f"- [{c['id']}] {c['title']}" for c in sop))
     if answer.follow_up_questions:
@@ -85,6 +93,7 @@ def build(services: GraphServices):
         feedback = state.get("feedback") or ""
         regenerations = (state.get("regeneration_count") or 0) + (1 if feedback else 0)
         gaps = state.get("scope_gaps") or []
+        manual = state.get("source") == "manual"
         if (not docs and sql is None) or (gaps and not _has_rows(sql)):
             docs = state.get("set_aside") or _one_per_finding(docs)
             decided = services.policies.decline(state["question"], gaps, docs)
@@ -99,7 +108,7 @@ def build(services: GraphServices):
         if cites:
             runtime.stream_writer({"event": "evidence", "stage": "cited", "items": cites})
         update: dict[str, Any] = {
-            "answer": render(answer, state.get("sop") or [], language(state["question"])),
+            "answer": render(answer, state.get("sop") or [], language(state["question"]), manual=coverage != "none" and manual),
             "sentences": [s.model_dump() for s in answer.sentences],
             "citations": cites,
             "suggestions": list(answer.follow_up_questions),
@@ -114,7 +123,7 @@ def build(services: GraphServices):
             update["documents"] = docs  # the references the [n] markers point at
             if state.get("earlier_documents") and not state.get("retained_documents"):
                 update["retained_documents"] = state["earlier_documents"]  # the pivot found nothing: back to what was shown
-        elif docs:
+        elif docs and not manual:  # the manual's clauses are no case a follow-up could point at
             update["retained_documents"] = docs
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
             update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))

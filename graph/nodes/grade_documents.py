@@ -32,7 +32,8 @@ def build(services: GraphServices):
     def grade_documents(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
         gaps = state.get("scope_gaps") or []
-        can_rewrite = (state.get("rewrite_count") or 0) < runtime.context.max_rewrites and not gaps
+        # no query can fix a scope the store does not cover; the manual is searched by the question itself
+        can_rewrite = (state.get("rewrite_count") or 0) < runtime.context.max_rewrites and not gaps and state.get("source") != "manual"
         if not docs:
             return {"documents": [], "needs_rewrite": can_rewrite}, StepInfo("nothing to grade")
         if gaps:

@@ -1,5 +1,6 @@
 """retrieve: hybrid search (dense + Korean BM25, fused) with the selected filters. After a
-rewrite, the original and the latest query are searched together (multi-query fusion)."""
+rewrite, the original and the latest query are searched together (multi-query fusion). A question
+about the audit manual itself (``source``) is searched in the manual's clauses instead."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ def build(services: GraphServices):
         k = runtime.context.top_k
         filters = state.get("filters") or {}
         rewrites = state.get("rewrites") or []
+        if state.get("source") == "manual":  # a question about the audit manual: its clauses are the evidence
+            docs = services.search_manual(standalone(state), k, filters)
+            return {"documents": docs}, StepInfo(f"{len(docs)} manual clauses" + (f"; top: {docs[0]['heading']}" if docs else ""))
         if rewrites:
             queries = list(dict.fromkeys([standalone(state), rewrites[-1]]))
             docs = services.search_many(queries, k, filters)

@@ -18,6 +18,8 @@ def build(services: GraphServices):
     @step("retrieve_sop")
     def retrieve_sop(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         docs = state.get("documents") or []
+        if state.get("source") == "manual":  # the manual's clauses are the evidence itself
+            return {"sop": []}, StepInfo("no clauses: the evidence is the manual")
         if not docs:  # the turn declines: no case, so no criteria of one (the question's words matched hubs: '표지와 목차')
             return {"sop": []}, StepInfo("no clauses: nothing relevant was found")
         titles, dispositions = findings_of(docs)

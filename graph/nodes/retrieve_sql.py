@@ -34,6 +34,6 @@ def build(services: GraphServices):
             sql = {"query": plan.value.sql, "columns": [], "rows": [], "row_count": 0, "error": str(exc)}
         runtime.stream_writer({"event": "sql_result", **sql})
         summary = f"SQL rejected: {sql['error']}" if sql.get("error") else f"{sql['row_count']} rows"
-        return {"sql": sql, "filters": fields.value.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)}, StepInfo(summary, plan)
+        return {"sql": sql, "filters": fields.value.model_dump(exclude={"reasoning", "search_query", "source"}, exclude_defaults=True)}, StepInfo(summary, plan)
 
     return retrieve_sql

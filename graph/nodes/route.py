@@ -98,6 +98,7 @@ def build(services: GraphServices):
             "coverage": None,
             "retained_documents": retained,
             "earlier_documents": earlier,
+            "source": "reports",
             "sop": [],
             "sql": None,
             "answer": "",

@@ -20,13 +20,15 @@ def build(services: GraphServices):
             state["question"], state.get("filters") or {}, state.get("retained_documents") or [], route_decision(state)
         )
         fields = decided.value
-        filters = fields.model_dump(exclude={"reasoning", "search_query"}, exclude_defaults=True)
+        filters = fields.model_dump(exclude={"reasoning", "search_query", "source"}, exclude_defaults=True)
         if excluded := (state.get("filters") or {}).get("exclude_finding_ids"):
             filters["exclude_finding_ids"] = excluded  # other cases than the one shown (the route node's)
         query = fields.search_query or state.get("query") or state["question"]
         gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"
         outside = f"; not in the reports: {', '.join(gaps)}" if gaps else ""
-        return {"filters": filters, "query": query, "scope_gaps": gaps}, StepInfo(f"filters: {shown}; query: {query}{outside}", decided)
+        source = f"; source: {fields.source}" if fields.source != "reports" else ""
+        update = {"filters": filters, "query": query, "scope_gaps": gaps, "source": fields.source}
+        return update, StepInfo(f"filters: {shown}; query: {query}{outside}{source}", decided)
 
     return select_fields

@@ -45,3 +45,13 @@ def test_unknown_chunk_and_missing_key(client, alice):
     r = client.get("/v1/chunks/nope", headers=alice)
     assert r.status_code == 404 and r.json() == {"detail": "chunk 'nope' not found"}
     assert client.get("/v1/chunks/nope").status_code == 401
+
+
+def test_a_cited_manual_clause_is_served_as_a_chunk(client, alice):
+    turn = client.post("/v1/chat", json={"message": "통보랑 주의 차이가 뭐야?"}, headers=alice).json()
+    cited = [e for e in turn["evidence"] if e["chunk_id"].startswith("sop:")]
+    assert cited and turn["coverage"] == "full"
+    body = client.get(f"/v1/chunks/{cited[0]['chunk_id']}", headers=alice).json()
+    assert body["section"] == "manual" and body["report_title"] == cited[0]["report"] and body["finding_id"] is None
+    assert "".join(cited[0]["quote"].split()) in "".join(body["text"].split())
+    assert client.get("/v1/chunks/sop:SOP-XXX-99", headers=alice).status_code == 404

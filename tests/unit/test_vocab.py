@@ -95,7 +95,7 @@ def test_offline_synonyms_name_known_dispositions() -> None:
 
 
 def test_every_section_kind_has_a_label_in_every_language() -> None:
-    kinds = {*vocab.SECTION_KINDS, *vocab.REPORT_SECTION_KINDS}
+    kinds = {*vocab.SECTION_KINDS, *vocab.REPORT_SECTION_KINDS, vocab.MANUAL_SECTION}
     for lang, labels in vocab.SECTION_LABELS.items():
         assert set(labels) == kinds, lang
 

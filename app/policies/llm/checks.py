@@ -46,9 +46,11 @@ def fields_over(base: S.FieldSelection, route: S.RouteDecision, hints: dict[str,
     the router's standalone query. Filters ``base`` found win: the offline selector matches the
     catalog of ingested names, the router copies names as written."""
     years = (base.year_from, base.year_to) if base.year_from or base.year_to else (route.year_from, route.year_to)
+    institutions = base.institutions or route.institutions or list(hints.get("institutions") or [])
     return base.model_copy(
         update={
-            "institutions": base.institutions or route.institutions or list(hints.get("institutions") or []),
+            "institutions": institutions,
+            "source": "reports" if institutions or years[0] or years[1] else base.source,  # a named scope asks about cases
             "year_from": years[0],
             "year_to": years[1],
             "dispositions": base.dispositions or route.dispositions or list(hints.get("dispositions") or []),

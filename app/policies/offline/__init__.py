@@ -12,6 +12,7 @@ from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import key_terms, squash
+from app.policies.offline.manual import answer_from_manual, asks_about_manual
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
 from app.sql import OfflineSqlPlanner
@@ -28,7 +29,7 @@ from graph.schemas import (
     Verification,
 )
 from graph.state import Doc
-from graph.vocab import language
+from graph.vocab import MANUAL_SECTION, language
 
 
 def _offline(value: Any) -> Decided[Any]:
@@ -39,12 +40,15 @@ class OfflinePolicies:
     def __init__(
         self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None,
         best_findings: Callable[[str], list[tuple[str, str, float]]] | None = None,
+        manual_vocabulary: Callable[[], frozenset[str]] | None = None,
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
         gives a term's IDF in the ingested corpus (None when absent); ``best_findings`` ranks
-        findings for a question (the router tells a follow-up from a pivot with it)."""
+        findings for a question (the router tells a follow-up from a pivot with it);
+        ``manual_vocabulary`` the terms the audit manual's clauses use."""
         self._catalog = catalog
         self._idf = idf or (lambda _term: None)
+        self._manual_vocabulary = manual_vocabulary or frozenset
         self.glossary = glossary
         self.router = OfflineRouter(
             embedder, catalog(), glossary.all_terms(), idf, best_findings, lambda q: glossary.checkable_terms(q, self._idf)
@@ -64,7 +68,19 @@ class OfflinePolicies:
         asked = route.value.search_query if route else ""
         if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
             fields.search_query = pattern(asked)
+        if self._about_manual(question, fields, route.value if route else None):
+            fields.source = "manual"
+            fields.reasoning += "; asks what the audit manual says"
         return _offline(fields)
+
+    def _about_manual(self, question: str, fields: FieldSelection, route: RouteDecision | None) -> bool:
+        """A new deep question, with no scope, about the manual itself (``manual.asks_about_manual``)."""
+        if route is not None and (route.track != "deep" or route.follow_up or route.ordinals or route.sql_intent):
+            return False
+        if fields.institutions or fields.year_from or fields.year_to or fields.report_ids:
+            return False
+        terms = key_terms(self.glossary.in_korean(question))
+        return asks_about_manual(question, self._manual_vocabulary(), terms)
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))
@@ -80,6 +96,8 @@ class OfflinePolicies:
     ) -> Decided[AnalystAnswer]:
         if sql is not None and not docs:
             return _offline(analyst.analyze_sql(question, sql))
+        if docs and all(d.get("section") == MANUAL_SECTION for d in docs):
+            return _offline(answer_from_manual(question, docs))
         return _offline(analyst.analyze_documents(question, docs, feedback))  # the SOP list is rendered beside the answer
 
     def decline(self, question: str, gaps: list[str], nearest: list[Doc]) -> Decided[AnalystAnswer]:

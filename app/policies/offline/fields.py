@@ -223,6 +223,6 @@ def select_fields(
         report_ids=report_ids,
         search_query=pattern(question),
     )
-    named = [k for k, v in fields.model_dump(exclude={"reasoning", "search_query"}).items() if v]
+    named = [k for k, v in fields.model_dump(exclude={"reasoning", "search_query", "source"}).items() if v]
     fields.reasoning = "; ".join([f"from the question: {', '.join(named) or 'no filters'}", *why])
     return fields

@@ -16,7 +16,9 @@ finding's probability of answering the question (``finding_score``) and the feat
    among the findings about them (``signals["about"]``) if any.
 
 Chunks without a finding score (the user pointed at a finding, or a report-level passage) keep
-the lexical/dense rule: key-term coverage or a very high dense cosine.
+the lexical/dense rule: key-term coverage or a very high dense cosine. Clauses of the audit manual
+(a question about the manual itself) are kept by their search score: the best one when it
+reaches ``MANUAL_MIN``, and those close to it (``MANUAL_SHARE``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from app.policies.offline.lexicon import coverage, key_terms
 from app.retrieval.finding_rank import LogisticModel
 from graph.schemas import DocumentGrade, GradeBatch
 from graph.state import Doc
-from graph.vocab import language
+from graph.vocab import MANUAL_SECTION, language
 
 ANSWERABLE_FEATURES = ("finding_score", "lex_body", "lex_full", "absent", "csls", "english")
 # Fitted by scripts/fit_relevance.py on the dev split (see BENCHMARKS.md, "Relevance models").
@@ -45,6 +47,13 @@ several gold findings) the ranker's top five alone give F1 of kept findings 0.59
 recall 0.930 / 0.930 / 0.923 against 0.903 at ``KEEP_MIN``, citation precision 0.937 / 0.940 /
 0.941 against 0.946."""
 
+MANUAL_MIN = 0.5
+MANUAL_SHARE = 0.85
+"""Manual clauses: the fused score (plus the title bonus, ``SopRetriever.answering``) the best
+must reach, and the share of the best's score another needs (at most three are shown). On the
+20 dev manual questions (``data/eval/manual``) 0.85 shows 33 clauses, 22 of them labelled; 0.75
+shows 35 (22), 0.9 shows 29 (20)."""
+
 COVERAGE_MIN = 0.34
 """Unscored passages: share of the question's key terms a passage (with its heading) must contain."""
 DENSE_FLOOR, DENSE_FULL = 0.80, 0.90
@@ -56,6 +65,17 @@ def answerable_probability(question: str, best: Doc) -> float:
     x = (float(best.get("finding_score") or 0.0), s.get("lex_body", 0.0), s.get("lex_full", 0.0), s.get("absent", 0.0),
          s.get("csls", 0.0), 1.0 if language(question) == "en" else 0.0)
     return ANSWERABLE_MODEL.probability(x)
+
+
+def _manual(docs: list[Doc]) -> GradeBatch:
+    best = max(float(d.get("score") or 0.0) for d in docs)
+    grades = []
+    for i, d in enumerate(docs, start=1):
+        score = float(d.get("score") or 0.0)
+        relevant = best >= MANUAL_MIN and score >= MANUAL_SHARE * best
+        why = f"manual clause, search score {score:.2f} (best {best:.2f})"
+        grades.append(DocumentGrade(reasoning=why, index=i, relevant=relevant, score=round(min(1.0, score / max(best, 1.0)), 3)))
+    return GradeBatch(grades=grades)
 
 
 def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
@@ -71,6 +91,8 @@ def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
 def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
     """``asked``: the user's own words when ``question`` (the standalone question) rewrote them;
     they say whether several findings are asked for."""
+    if docs and all(d.get("section") == MANUAL_SECTION for d in docs):
+        return _manual(docs)
     scored = [d for d in docs if d.get("finding_score") is not None]
     about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]
     scored = about or scored  # a named institution's own findings, when it has any (the ranker's ``about``)

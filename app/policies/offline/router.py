@@ -36,6 +36,7 @@ from app.policies.offline.lexicon import (
     squash,
     without_ordinals,
 )
+from app.policies.offline.manual import asks_about_manual
 from app.policies.offline.quotes import addressees
 from graph.ports import Turn
 from graph.schemas import RouteDecision
@@ -198,6 +199,8 @@ class OfflineRouter:
         refines = False
         if not q:
             track, why = "chat", "empty message"
+        elif asks_about_manual(q) and not institutions:  # '보고서에 어떻게 써?' asks the manual, not for a draft
+            track, why = "deep", "asks what the audit manual says"
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
         elif _REPORT.search(q):

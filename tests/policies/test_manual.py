@@ -1,0 +1,87 @@
+"""Questions about the audit manual itself are answered from its clauses, not from cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from app.agent.runner import Agent
+from app.ingest.sop import ingest_sop_dir
+from app.policies.offline.manual import asks_about_manual
+from app.retrieval.sop import SopRetriever
+from graph.nodes.analyze import MANUAL_NOTE
+from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION
+from tests.conftest import SOP_DIR
+
+EVAL = Path(__file__).resolve().parents[2] / "data" / "eval"
+
+
+@pytest.mark.parametrize("question", [
+    "주의 요구는 언제 쓰는 거야?", "통보랑 주의 차이가 뭐야?", "처분 종류는 어떻게 골라?", "문답서랑 확인서 차이",
+    "감사보고서 구성이 어떻게 돼?", "수의계약 제대로 했는지 어떻게 확인해?", "What is the difference between 시정 and 개선?",
+])
+def test_a_question_about_the_manual_is_told_apart(question: str) -> None:
+    assert asks_about_manual(question)
+
+
+@pytest.mark.parametrize("question", [
+    "주의 받은 사례 있어?", "공금 횡령하면 징계야?", "이런 위반이면 처분 수위 어떻게 돼?", "징계 요구까지 나온 건들 정리해줘",
+    "수의계약 점검 안 해서 지적된 기관은?", "그 건 조치할 사항은 어떻게 돼?", "What disposition did the ministry get?",
+])
+def test_a_question_about_cases_in_the_manuals_words_is_not(question: str) -> None:
+    assert not asks_about_manual(question)
+
+
+def test_a_question_in_the_manuals_words_alone_is_about_it_and_one_naming_a_case_is_not(services) -> None:
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    vocabulary = SopRetriever(services.sessions).vocabulary()
+    assert asks_about_manual("훈계는 징계랑 뭐임", vocabulary)  # no asking form the rules list
+    assert not asks_about_manual("훈계는 징계랑 뭐임")  # without the manual's words: the rules alone
+    assert not asks_about_manual("공보의 관사 게임 징계", vocabulary)  # 공보의, 관사: not the manual's words
+    assert not asks_about_manual("처분은?", vocabulary)  # one word: a follow-up's facet
+
+
+def test_no_question_of_the_case_gold_sets_is_taken_for_a_manual_question(services) -> None:
+    """Every question the answer, follow-up and routing sets hold asks about cases or chats."""
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    vocabulary = SopRetriever(services.sessions).vocabulary()
+    texts = [json.loads(line)["question"] for line in (EVAL / "answers" / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
+    for path in (EVAL / "answers" / "conversations.jsonl", EVAL / "followups" / "conversations.jsonl"):
+        texts += [t["question"] for line in path.read_text(encoding="utf-8").splitlines() for t in json.loads(line)["turns"]]
+    for path in (EVAL / "routing.jsonl", EVAL / "routing_holdout.jsonl"):
+        texts += [t["text"] for line in path.read_text(encoding="utf-8").splitlines() for t in json.loads(line)["turns"]]
+    assert len(texts) > 1000
+    assert [q for q in texts if asks_about_manual(q)] == []
+    manual = [q for q in texts if asks_about_manual(q, vocabulary)]
+    assert len(manual) <= len(texts) // 50, manual  # the graph asks only of new deep questions (tests below)
+
+
+def test_answering_leads_with_the_named_dispositions_definitions_unless_wording_is_asked(services) -> None:
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    sop = SopRetriever(services.sessions)  # lexical only
+    assert [h.clause_id for h in sop.answering("통보랑 주의 차이가 뭐야?", ["주의", "통보"], k=3)][:2] == ["SOP-CLS-12", "SOP-CLS-08"]
+    assert sop.answering("주의 요구 조치할 사항 문안 예시 보여줘", ["주의"], k=1)[0].clause_id != "SOP-CLS-08"
+    assert sop.answering("문답서 받을 때 주의할 점", ["주의"], k=1)[0].clause_id != "SOP-CLS-08"  # '주의할' names no disposition
+    assert sop.answering("지적사항 제목은 어떻게 달아야 돼?", [], k=1)[0].clause_id == "SOP-RPT-06"
+    assert sop.answering("무엇이든", [], k=0) == []
+
+
+def test_a_manual_question_is_answered_from_the_manual_and_a_case_question_after_it_from_the_reports(services) -> None:
+    ingest_sop_dir(SOP_DIR, services.sessions)
+    agent = Agent(services, checkpointer=InMemorySaver())
+    agent.ask("주의 요구는 언제 쓰는 거야?", "t")
+    v = agent.graph.get_state(agent._config("t")).values
+    assert v["track"] == "deep" and v["source"] == "manual" and v["coverage"] == "full"
+    assert v["citations"] and all(c["chunk_id"].startswith(MANUAL_CHUNK_PREFIX) for c in v["citations"])
+    assert v["citations"][0]["chunk_id"] == MANUAL_CHUNK_PREFIX + "SOP-CLS-08"
+    assert v["citations"][0]["span"] is not None  # the quote is located in the clause's text
+    assert all(d["section"] == MANUAL_SECTION for d in v["documents"])
+    assert v["verification"]["grounded"] and v["verification"]["useful"]
+    assert MANUAL_NOTE["ko"] in v["answer"] and "적용 기준(SOP)" not in v["answer"]
+    assert v.get("retained_documents") == []  # a clause is no case a follow-up could point at
+    agent.ask("주의 처분이 나온 사례는?", "t")
+    v = agent.graph.get_state(agent._config("t")).values
+    assert v["source"] == "reports" and not any(c["chunk_id"].startswith(MANUAL_CHUNK_PREFIX) for c in v["citations"])
