@@ -41,6 +41,8 @@ class Turn:
     answer: str
     track: str | None = None
     """The track the turn took (chat, fast, deep, report), when known."""
+    source: str | None = None
+    """Where a deep turn's evidence came from ('reports', 'manual'), when known."""
 
 
 class Policies(Protocol):
@@ -95,9 +97,9 @@ class GraphServices(Protocol):
         """What the question names that the store does not cover ('2019년', '한국도로공사'); empty
         when the reports could hold an answer."""
 
-    def search_manual(self, question: str, k: int, filters: dict[str, Any]) -> list[Doc]:
+    def search_manual(self, question: str, k: int) -> list[Doc]:
         """The audit manual's clauses that answer a question about the manual itself, best first,
-        as evidence (section ``MANUAL_SECTION``); ``filters`` gives the dispositions it names."""
+        as evidence (section ``MANUAL_SECTION``)."""
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         """SOP clauses: {id, title, text, score}."""

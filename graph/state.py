@@ -11,7 +11,7 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from graph.vocab import Coverage, Mode, Source, Track
+from graph.vocab import MANUAL_SECTION, Coverage, Mode, Source, Track
 
 
 class Doc(TypedDict):
@@ -140,3 +140,8 @@ class AuraState(InputState, total=False):
     """Running conversation summary written by ``summarize``."""
     steps: list[Step]
     """What ran this turn, in order."""
+
+
+def from_manual(docs: list[Doc]) -> bool:
+    """The evidence is clauses of the audit manual (a question about the manual itself)."""
+    return bool(docs) and all(d.get("section") == MANUAL_SECTION for d in docs)

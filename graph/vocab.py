@@ -91,7 +91,6 @@ def language(text: str) -> str:
 Source = Literal["reports", "manual"]
 """Where a deep turn finds its evidence: the audit reports' findings, or the audit manual (the SOP
 clauses in ``sop/``) when the question asks what the manual says ('주의 요구는 언제 쓰는 거야?')."""
-SOURCES: tuple[str, ...] = get_args(Source)
 MANUAL_SECTION = "manual"
 """The section kind of a manual clause given as evidence (its ``report_id`` is its document's id,
 its ``chunk_id`` ``MANUAL_CHUNK_PREFIX`` + the clause id)."""

@@ -113,6 +113,7 @@ def turn_result(thread_id: str, state: dict[str, Any]) -> dict[str, Any]:
         "answer": state.get("answer", ""),
         "evidence": [{k: c.get(k) for k in ("n", "chunk_id", "report", "finding_id", "quote", "span", "score", "page", "section")} for c in state.get("citations") or []],
         "coverage": state.get("coverage"),
+        "source": state.get("source") if state.get("track") == "deep" else None,
         "suggestions": list(state.get("suggestions") or []),
         "sql": {"query": sql.get("query"), "columns": sql.get("columns", []), "rows": sql.get("rows", []), "error": sql.get("error")} if sql else None,
         "report": state.get("report"),

@@ -92,9 +92,9 @@ class AgentTools:
             gaps.append(name)
         return gaps
 
-    def search_manual(self, question: str, k: int, filters: dict[str, Any]) -> list[Doc]:
+    def search_manual(self, question: str, k: int) -> list[Doc]:
         asked = self.container.glossary.in_korean(question)  # 'subsidy settlement' -> 보조금 정산
-        hits = self.container.sop_retriever.answering(asked, filters.get("dispositions") or [], k)
+        hits = self.container.sop_retriever.answering(asked, k)
         return [_manual_doc(h) for h in hits]
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:

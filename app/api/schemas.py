@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.agent.runner import MAX_MESSAGE_CHARS
-from graph.vocab import DISPOSITIONS, SECTION_KINDS, Coverage, Mode
+from graph.vocab import DISPOSITIONS, SECTION_KINDS, Coverage, Mode, Source
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
 
@@ -71,6 +71,9 @@ class TurnOut(BaseModel):
     coverage: Coverage | None = Field(
         None, description="How far the reports answer the question: full | partial | none (the reports hold no answer; "
         "evidence then lists the nearest findings as references only). Null on chat and report turns.")
+    source: Source | None = Field(
+        None, description="Deep turns: where the evidence came from: reports | manual (a question about the audit manual itself, "
+        "answered from its clauses; their evidence items have section 'manual', page 0 and chunk ids 'sop:<clause id>').")
     sql: SqlOut | None = None
     report: dict[str, Any] | None = Field(None, description="{status: ready, draft} or {status: needs_info, missing}.")
     verification: VerificationOut | None = None
@@ -159,7 +162,7 @@ class ChunkOut(BaseModel):
     report_title: str
     finding_id: str | None = None
     finding_title: str | None = None
-    section: str = Field(description=" | ".join(SECTION_KINDS) + ", or a report-level section.")
+    section: str = Field(description=" | ".join(SECTION_KINDS) + ", a report-level section, or 'manual' (a clause of the audit manual).")
     page: int
     text: str = Field(description="The passage; an evidence quote is a span of it (up to whitespace).")
     heading: str = ""

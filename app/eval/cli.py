@@ -102,6 +102,8 @@ def manual(
 
     if not dataset.is_file():
         raise typer.BadParameter(f"{dataset} not found")
+    if split not in ("dev", "test", "all"):
+        raise typer.BadParameter("use --split dev, test or all")
     services = Container(Settings().model_copy(update={"llm_provider": "none"}))
     try:
         recs = harness.run(services, harness.load(dataset, split))

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.container import Container
 from app.eval.answers import Runner
+from app.policies.offline.quotes import fold
 from graph.vocab import MANUAL_CHUNK_PREFIX
 
 
@@ -39,14 +40,14 @@ def run(services: Container, questions: list[dict[str, Any]]) -> list[dict[str, 
     for i, q in enumerate(questions):
         state, ms, _ = runner.turn(f"manual-{i}", q["question"])
         cited = clauses_cited(state)
-        squashed = "".join((state.get("answer") or "").split())
+        shown = fold(state.get("answer") or "")  # whitespace aside; a display quote shows “ ” as ‘ ’
         out.append({
             "id": q["id"], "split": q["split"], "source": q["source"], "question": q["question"],
             "answered_from": state.get("source") or "reports", "coverage": state.get("coverage"), "cited": cited,
             "top1": bool(cited) and bool(q["clauses"]) and cited[0] == q["clauses"][0],
             "any": bool(set(cited) & set(q["clauses"])),
             "precision": len(set(cited) & set(q["clauses"])) / len(cited) if cited else None,
-            "phrase": bool(q.get("phrase")) and "".join(q["phrase"].split()) in squashed,
+            "phrase": bool(q.get("phrase")) and fold(q["phrase"]) in shown,
             "ms": round(ms, 1), "answer": state.get("answer"),
         })
     return out

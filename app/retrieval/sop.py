@@ -32,6 +32,7 @@ from app.retrieval.base import Hit
 from app.retrieval.fusion import CoverageFusion, Fusion
 from app.retrieval.lexical import BM25Index, terms
 from app.text.korean import morphemes, morphemes_batch
+from graph.vocab import DISPOSITIONS
 
 VIOLATION_DOCUMENT = "SOP-VIO"
 """The manual's document of violation types (``sop/03_violation_types.md``): per type, the criteria
@@ -44,7 +45,7 @@ clause leads both the lexical and the dense list; without an embedder (at most 1
 clause is shown. On the dev answers (145 answered, first finding as presented) the best violation
 clause was right for 28 and wrong for 12 at 1.1; for 36 and 66 at 0.7; 40 and 105 with no floor.
 Half the findings fit no violation type of the manual (the gold's 34 of 69)."""
-_DEFINES = re.compile(r"^(.+?)(?:\s*요구)?의 정의")
+DEFINES = re.compile(r"^(.+?)(?:\s*요구)?의 정의")
 """A clause that defines a disposition names it before '의 정의': '주의 요구의 정의와 적용',
 '통보(인사자료)의 정의와 적용', '변상판정과 변상명령의 정의'. A disposition no clause defines is
 looked up by a title that names it ('징계 요구의 수위 표시와 문책 요구' for 문책)."""
@@ -69,7 +70,7 @@ class _Snapshot:
     index: BM25Index
     vectors: np.ndarray | None
     named: list[tuple[str, SopHit]]
-    """(the disposition a clause defines, the clause), from the titles (``_DEFINES``)."""
+    """(the disposition a clause defines, the clause), from the titles (``DEFINES``)."""
     by_id: dict[str, SopHit]
     vocabulary: frozenset[str]
     """Every morpheme the clauses use (titles and texts)."""
@@ -109,7 +110,7 @@ class SopRetriever:
             analysed = morphemes_batch(texts)
             index = BM25Index.build((c.clause_id, terms(m), {}) for c, m in zip(clauses, analysed, strict=True))
             vectors = self.embedder.embed_passages(texts) if self.embedder is not None and texts else None
-            named = [(m.group(1), c) for c in clauses if (m := _DEFINES.match(c.title))]
+            named = [(m.group(1), c) for c in clauses if (m := DEFINES.match(c.title))]
             vocabulary = frozenset(m for ms in analysed for m in ms)
             self._snap = _Snapshot(clauses, index, vectors, named, {c.clause_id: c for c in clauses}, vocabulary)
             self._version = version
@@ -148,11 +149,11 @@ class SopRetriever:
                 out.append(clause)
         return out[:k]
 
-    def answering(self, question: str, dispositions: Sequence[str] = (), k: int = 3) -> list[SopHit]:
+    def answering(self, question: str, k: int = 3) -> list[SopHit]:
         """The clauses that answer a question about the manual itself ('주의 요구는 언제 쓰는
         거야?'), best first: the search, a clause whose title holds the question's words raised
-        (``TITLE_WEIGHT``), and the definitions of the dispositions it names first unless it asks
-        for wording ('문안', '어떻게 써'), which the other clauses give."""
+        (``TITLE_WEIGHT``), and the definitions of the dispositions it names first, in the order
+        it names them, unless it asks for wording ('문안', '어떻게 써'), which other clauses give."""
         if k <= 0:
             return []
         snap = self._current()
@@ -162,9 +163,9 @@ class SopRetriever:
             (h.model_copy(update={"score": round(h.score + TITLE_WEIGHT * _title_share(q_terms, h.title), 4)}) for h in hits),
             key=lambda h: -h.score,
         )
-        if not _WORDING.search(question):
-            named = sorted((d for d in dispositions if not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)),
-                           key=lambda d: question.find(d) % (len(question) + 1))  # as the question names them; '주의할 점' names none
+        if not WORDING.search(question):
+            named = sorted((d for d in DISPOSITIONS if d in question and not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)),
+                           key=question.find)  # '주의할 점' names no disposition
             defined = [c for d in named if (c := _defining(snap, d)) is not None]
             first = list({c.clause_id: c.model_copy(update={"score": max((h.score for h in scored), default=0.0)}) for c in defined}.values())
             scored = first + [h for h in scored if h.clause_id not in {c.clause_id for c in first}]
@@ -192,7 +193,7 @@ ANSWER_POOL = 8
 """Clauses searched before the title bonus reorders them."""
 TITLE_WEIGHT = 0.5
 """Added to a clause's fused score times the share of the question's terms its title holds."""
-_WORDING = re.compile(r"문안|예시|문장|표기|작성|어떻게\s*(?:써|쓰|적)|wording|example|\bwrit", re.I)
+WORDING = re.compile(r"문안|예시|문장|표기|작성|(?:어떻게|어케)\s*(?:써|쓰|적)|wording|example|\bwrit", re.I)
 """A question about how to word something, which a disposition's definition does not answer."""
 
 

@@ -77,9 +77,10 @@ def citation(client: ApiClient, e: dict[str, Any], key: str) -> None:
             errors.show(exc)
             return
         body, found = passage_html(chunk, e.get("quote") or "", mark_id=f"{key}-mark")
+        manual = chunk.get("section") == MANUAL_SECTION  # a manual clause has no report page
         meta = [
             f"**{t('report')}** {chunk.get('report_title') or ''}",
-            f"**{t('page')}** {chunk.get('page')}",
+            *([] if manual else [f"**{t('page')}** {chunk.get('page')}"]),
             f"**{t('section')}** {section_name(chunk.get('section'))}",
         ]
         if chunk.get("finding_title"):
@@ -87,7 +88,7 @@ def citation(client: ApiClient, e: dict[str, Any], key: str) -> None:
         if chunk.get("dispositions"):
             meta.append(f"**{t('dispositions')}** " + " ".join(f":orange-badge[{d}]" for d in chunk["dispositions"]))
         st.markdown("  \n".join(_md(m) for m in meta))
-        if chunk.get("section") == MANUAL_SECTION:  # a manual clause has no report page
+        if manual:
             st.markdown(body, unsafe_allow_html=True)
             return
         page, passage = st.columns([1, 1], gap="medium")
@@ -111,10 +112,12 @@ def _sql(sql: dict[str, Any]) -> None:
             st.code(sql["query"], language="sql")
 
 
-def _coverage(coverage: str) -> None:
-    """How far the reports answer: the first thing an auditor should see about an answer."""
+def _coverage(coverage: str, source: str | None = None) -> None:
+    """How far the reports (or, for a question about it, the audit manual) answer: the first thing
+    an auditor should see about an answer."""
     color = {"full": "green", "partial": "orange", "none": "red"}[coverage]
-    st.markdown(f":{color}-badge[{t('coverage_' + coverage)}]")
+    label = t("coverage_manual") if source == "manual" and coverage != "none" else t("coverage_" + coverage)
+    st.markdown(f":{color}-badge[{label}]")
 
 
 def _verification(v: dict[str, Any], coverage: str | None) -> None:
@@ -137,7 +140,7 @@ def _verification(v: dict[str, Any], coverage: str | None) -> None:
 
 def render_turn(client: ApiClient, turn: dict[str, Any], key: str) -> None:
     if turn.get("coverage"):
-        _coverage(turn["coverage"])
+        _coverage(turn["coverage"], turn.get("source"))
     st.markdown(_md(turn.get("answer") or ""))
     report = turn.get("report") or {}
     if report.get("status") == "needs_info":

@@ -78,6 +78,13 @@ def history(state: AuraState, turns: int) -> list[Turn]:
         if isinstance(m, HumanMessage):
             pending = str(m.content)
         elif isinstance(m, AIMessage) and pending is not None:
-            pairs.append(Turn(pending, str(m.content), (m.response_metadata or {}).get("track")))
+            meta = m.response_metadata or {}
+            pairs.append(Turn(pending, str(m.content), meta.get("track"), meta.get("source")))
             pending = None
     return pairs[-turns:] if turns else []
+
+
+def searched_again(state: AuraState) -> bool:
+    """Whether a rewritten query can change this turn's evidence: not for a question about the
+    audit manual, whose clauses are searched with the question itself."""
+    return state.get("source") != "manual"

@@ -17,13 +17,14 @@ from graph.nodes._step import StepInfo, history, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer
 from graph.state import AuraState, Doc
-from graph.vocab import language
+from graph.vocab import MANUAL_SECTION, language, section_label
 
 FOLLOW_UP_HEADER = {"ko": "이어서 확인할 질문", "en": "You could ask next"}
 SOP_HEADER = {"ko": "적용 기준(SOP)", "en": "Applicable criteria (SOP)"}
 MANUAL_NOTE = {
-    "ko": "※ 감사 실무 매뉴얼(SOP)은 AURA가 공개 감사보고서와 관계 법령을 참고해 작성한 실무 참고자료이며, 감사원의 공식 규정이 아닙니다.",
-    "en": "Note: the audit manual (SOP) is practice guidance AURA wrote from public audit reports and laws; it is not an official BAI rule.",
+    "ko": f"※ {section_label(MANUAL_SECTION, 'ko')}은 AURA가 공개 감사보고서와 관계 법령을 참고해 작성한 실무 참고자료이며, 감사원의 공식 규정이 아닙니다.",
+    "en": f"Note: the {section_label(MANUAL_SECTION, 'en')} is practice guidance AURA wrote from public audit reports and laws; "
+          "it is not an official BAI rule.",
 }
 """Shown under an answer from the manual: what the manual is (``sop/README.md``)."""
 

@@ -21,7 +21,8 @@ def build(services: GraphServices):
         filters = state.get("filters") or {}
         rewrites = state.get("rewrites") or []
         if state.get("source") == "manual":  # a question about the audit manual: its clauses are the evidence
-            docs = services.search_manual(standalone(state), k, filters)
+            docs = services.search_manual(standalone(state), k)
+            runtime.stream_writer({"event": "evidence", "stage": "retrieved", "items": [_brief(d) for d in docs]})
             return {"documents": docs}, StepInfo(f"{len(docs)} manual clauses" + (f"; top: {docs[0]['heading']}" if docs else ""))
         if rewrites:
             queries = list(dict.fromkeys([standalone(state), rewrites[-1]]))

@@ -9,7 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, standalone, step
+from graph.nodes._step import StepInfo, searched_again, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import AuraState
@@ -30,7 +30,7 @@ def build(services: GraphServices):
         v = decided.value
         can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations
         # a question about findings the user pointed at ('그 건', '2번') is not searched again
-        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites and not state.get("references")
+        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites and not state.get("references") and searched_again(state)
         text = state.get("answer") or ""
         update: dict[str, Any] = {}
         if not v.grounded and can_regenerate:

@@ -17,6 +17,10 @@ from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION
 from tests.conftest import SOP_DIR
 
 EVAL = Path(__file__).resolve().parents[2] / "data" / "eval"
+PINNED = ["근거 조항은?", "근거가 뭐야 의회 의결 받아야 된다는거", "보고서 작성도 가능해?", "시장한테도 주의 준 거야?",
+          "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "조례 해석 뭐가 잘못된 건데", "처분 수준은?",
+          "투자 심사를 안 거친 게 어떤 법령 위반이야?"]
+"""Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat."""
 
 
 @pytest.mark.parametrize("question", [
@@ -42,6 +46,9 @@ def test_a_question_in_the_manuals_words_alone_is_about_it_and_one_naming_a_case
     assert not asks_about_manual("훈계는 징계랑 뭐임")  # without the manual's words: the rules alone
     assert not asks_about_manual("공보의 관사 게임 징계", vocabulary)  # 공보의, 관사: not the manual's words
     assert not asks_about_manual("처분은?", vocabulary)  # one word: a follow-up's facet
+    assert not asks_about_manual("예산 낭비 금액은", vocabulary)  # no question form: a facet left over from the last answer
+    assert not asks_about_manual("what does the report say about overtime?", vocabulary)
+    assert asks_about_manual("처분요구서 어떻게 만들어?", vocabulary) and asks_about_manual("문제점 어떻게 써?", vocabulary)
 
 
 def test_no_question_of_the_case_gold_sets_is_taken_for_a_manual_question(services) -> None:
@@ -55,18 +62,21 @@ def test_no_question_of_the_case_gold_sets_is_taken_for_a_manual_question(servic
         texts += [t["text"] for line in path.read_text(encoding="utf-8").splitlines() for t in json.loads(line)["turns"]]
     assert len(texts) > 1000
     assert [q for q in texts if asks_about_manual(q)] == []
-    manual = [q for q in texts if asks_about_manual(q, vocabulary)]
-    assert len(manual) <= len(texts) // 50, manual  # the graph asks only of new deep questions (tests below)
+    # with the manual's words: follow-ups ('근거 조항은?'), counts and chat, which the graph does not ask about (it asks
+    # only of new deep questions, tests below); pinned so that a wider rule shows here
+    manual = sorted({q for q in texts if asks_about_manual(q, vocabulary)})
+    assert manual == PINNED, manual
 
 
 def test_answering_leads_with_the_named_dispositions_definitions_unless_wording_is_asked(services) -> None:
     ingest_sop_dir(SOP_DIR, services.sessions)
     sop = SopRetriever(services.sessions)  # lexical only
-    assert [h.clause_id for h in sop.answering("통보랑 주의 차이가 뭐야?", ["주의", "통보"], k=3)][:2] == ["SOP-CLS-12", "SOP-CLS-08"]
-    assert sop.answering("주의 요구 조치할 사항 문안 예시 보여줘", ["주의"], k=1)[0].clause_id != "SOP-CLS-08"
-    assert sop.answering("문답서 받을 때 주의할 점", ["주의"], k=1)[0].clause_id != "SOP-CLS-08"  # '주의할' names no disposition
-    assert sop.answering("지적사항 제목은 어떻게 달아야 돼?", [], k=1)[0].clause_id == "SOP-RPT-06"
-    assert sop.answering("무엇이든", [], k=0) == []
+    assert [h.clause_id for h in sop.answering("통보랑 주의 차이가 뭐야?", k=3)][:2] == ["SOP-CLS-12", "SOP-CLS-08"]
+    assert sop.answering("훈계는 징계랑 뭐가 달라?", k=1)[0].clause_id == "SOP-CLS-19"  # as the question names them
+    assert sop.answering("주의 요구 조치할 사항 문안 예시 보여줘", k=1)[0].clause_id != "SOP-CLS-08"
+    assert sop.answering("문답서 받을 때 주의할 점", k=1)[0].clause_id != "SOP-CLS-08"  # '주의할' names no disposition
+    assert sop.answering("지적사항 제목은 어떻게 달아야 돼?", k=1)[0].clause_id == "SOP-RPT-06"
+    assert sop.answering("무엇이든", k=0) == []
 
 
 def test_a_manual_question_is_answered_from_the_manual_and_a_case_question_after_it_from_the_reports(services) -> None:
@@ -85,3 +95,27 @@ def test_a_manual_question_is_answered_from_the_manual_and_a_case_question_after
     agent.ask("주의 처분이 나온 사례는?", "t")
     v = agent.graph.get_state(agent._config("t")).values
     assert v["source"] == "reports" and not any(c["chunk_id"].startswith(MANUAL_CHUNK_PREFIX) for c in v["citations"])
+
+
+@pytest.mark.slow
+def test_a_manual_question_amid_a_case_thread_is_answered_from_the_manual_and_the_thread_goes_on(real_services) -> None:
+    """A manual question after a case answer is no follow-up about that case; the case question after it is
+    searched in the reports with its own words, not glued to the manual question."""
+    used = real_services.corpus.idf
+    vocabulary = real_services.sop_retriever.vocabulary()
+    named = "흑산공항 사업비 증액 절차가 어떻게 돼?"  # names a case: words the reports use and the manual does not
+    assert asks_about_manual(named, vocabulary) and not asks_about_manual(named, vocabulary, reports_use=lambda t: used(t) is not None)
+    agent = Agent(real_services, checkpointer=InMemorySaver())
+    agent.ask("국가정보자원관리원 장애 대응 부실 사례", "m")
+    shown = agent.graph.get_state(agent._config("m")).values["retained_documents"]
+    assert shown
+    agent.ask("주의 요구는 언제 쓰는 거야?", "m")
+    v = agent.graph.get_state(agent._config("m")).values
+    assert v["source"] == "manual" and not v["follow_up"] and v["citations"][0]["chunk_id"] == MANUAL_CHUNK_PREFIX + "SOP-CLS-08"
+    assert v["verification"]["useful"] and v["retained_documents"] == shown  # the cases shown are still there
+    agent.ask("훈계는 언제 써?", "m2")
+    agent.ask("주의 처분이 나온 사례는?", "m2")
+    v = agent.graph.get_state(agent._config("m2")).values
+    assert v["source"] == "reports" and v["citations"] and not v["follow_up"]
+    assert "언제" not in v["query"]  # not the manual question restated
+    assert all(not c["chunk_id"].startswith(MANUAL_CHUNK_PREFIX) for c in v["citations"])

@@ -40,7 +40,7 @@ from app.policies.offline.intent import question_kind
 from app.sql.schema import SCHEMA_DESCRIPTION
 from graph import schemas as S
 from graph.ports import Decided, Policies, Turn
-from graph.state import Doc
+from graph.state import Doc, from_manual
 
 if TYPE_CHECKING:
     from app.settings import Settings
@@ -135,6 +135,8 @@ class LlmPolicies:
         return self._llm(lambda: checks.checked_sql(self.transport.ask(S.SqlQuery, system, user)))
 
     def grade(self, question: str, docs: list[Doc], asked: str = "") -> Decided[S.GradeBatch]:
+        if from_manual(docs):  # the manual's clauses: kept by their search score (the prompts are about findings)
+            return self._offline().grade(question, docs, asked)
         if not docs:
             return Decided(S.GradeBatch(grades=[]), "llm")
         user = P.GRADER_USER.format(question=question, asked=P.GRADER_ASKED.format(asked=asked) if asked and asked != question else "",
@@ -153,6 +155,8 @@ class LlmPolicies:
     def analyze(
         self, question: str, docs: list[Doc], sop: list[dict[str, Any]], sql: dict[str, Any] | None, feedback: str, history: list[Turn]
     ) -> Decided[S.AnalystAnswer]:
+        if from_manual(docs):  # an answer from the manual quotes its clauses as they stand: no model needed
+            return self._offline().analyze(question, docs, sop, sql, feedback, history)
         kind = question_kind(question)
         user = P.ANALYST_USER.format(
             history=P.format_history(history),

@@ -28,8 +28,8 @@ from graph.schemas import (
     SqlQuery,
     Verification,
 )
-from graph.state import Doc
-from graph.vocab import MANUAL_SECTION, language
+from graph.state import Doc, from_manual
+from graph.vocab import language
 
 
 def _offline(value: Any) -> Decided[Any]:
@@ -51,7 +51,8 @@ class OfflinePolicies:
         self._manual_vocabulary = manual_vocabulary or frozenset
         self.glossary = glossary
         self.router = OfflineRouter(
-            embedder, catalog(), glossary.all_terms(), idf, best_findings, lambda q: glossary.checkable_terms(q, self._idf)
+            embedder, catalog(), glossary.all_terms(), idf, best_findings, lambda q: glossary.checkable_terms(q, self._idf),
+            self._manual_vocabulary,
         )
         self.sql_planner = OfflineSqlPlanner()
 
@@ -80,7 +81,7 @@ class OfflinePolicies:
         if fields.institutions or fields.year_from or fields.year_to or fields.report_ids:
             return False
         terms = key_terms(self.glossary.in_korean(question))
-        return asks_about_manual(question, self._manual_vocabulary(), terms)
+        return asks_about_manual(question, self._manual_vocabulary(), terms, reports_use=lambda t: self._idf(t) is not None)
 
     def plan_sql(self, question: str, fields: FieldSelection) -> Decided[SqlQuery]:
         return _offline(self.sql_planner.plan(question, fields))
@@ -96,7 +97,7 @@ class OfflinePolicies:
     ) -> Decided[AnalystAnswer]:
         if sql is not None and not docs:
             return _offline(analyst.analyze_sql(question, sql))
-        if docs and all(d.get("section") == MANUAL_SECTION for d in docs):
+        if from_manual(docs):
             return _offline(answer_from_manual(question, docs))
         return _offline(analyst.analyze_documents(question, docs, feedback))  # the SOP list is rendered beside the answer
 

@@ -27,8 +27,8 @@ from app.policies.offline.intent import asks_for_several
 from app.policies.offline.lexicon import coverage, key_terms
 from app.retrieval.finding_rank import LogisticModel
 from graph.schemas import DocumentGrade, GradeBatch
-from graph.state import Doc
-from graph.vocab import MANUAL_SECTION, language
+from graph.state import Doc, from_manual
+from graph.vocab import language
 
 ANSWERABLE_FEATURES = ("finding_score", "lex_body", "lex_full", "absent", "csls", "english")
 # Fitted by scripts/fit_relevance.py on the dev split (see BENCHMARKS.md, "Relevance models").
@@ -91,7 +91,7 @@ def _unscored(question_terms: set[str], d: Doc) -> tuple[bool, float, str]:
 def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
     """``asked``: the user's own words when ``question`` (the standalone question) rewrote them;
     they say whether several findings are asked for."""
-    if docs and all(d.get("section") == MANUAL_SECTION for d in docs):
+    if from_manual(docs):
         return _manual(docs)
     scored = [d for d in docs if d.get("finding_score") is not None]
     about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]

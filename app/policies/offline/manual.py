@@ -19,19 +19,21 @@ other clauses kept, one line each.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from app.policies.offline import quotes
 from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import FUNCTION_WORDS, key_terms
+from app.retrieval.sop import DEFINES, VIOLATION_DOCUMENT, WORDING
 from app.text.korean import get_kiwi
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
-from graph.vocab import DISPOSITIONS, language
+from graph.vocab import DISPOSITIONS, MANUAL_SECTION, language, section_label
 
 _SUBJECT = re.compile(
     r"처분|" + "|".join(DISPOSITIONS) + r"|변상명령|변상판정|적극행정|면책|"
     r"조치할\s*사항|조치\s*사항|보고서|처분요구서|처분서|문안|지적사항\s*제목|제목|문체|각주|익명|관련자|관계기관\s*의견|이견|업무\s*개요|"
-    r"판단기준|문제점\s*(?:서술|작성|쓰)|금액\s*표기|수치\s*표기|"
+    r"판단기준|문제점\s*(?:단락|서술|작성|쓰|어떻게|어케)|금액\s*표기|수치\s*표기|"
     r"감사\s*(?:절차|계획|착수|기록|증거|마감|자료)|절차|순서|계약|쪼개기|감사증거|실지감사|문답서|확인서|마감회의|재심의|사후관리|조치결과|"
     r"수의계약|분할\s*계약|설계\s*변경|계약\s*변경|검수|채용|승진|근무성적평정|근평|시간외|초과근무|겸직|외부강의|출장|여비|"
     r"보조금|인허가|제척|기피|회피|이해충돌|투자심사|타당성\s*조사|이월|불용|안전점검|장애\s*대응|개인정보|정보보호|공유재산|기부채납|"
@@ -46,7 +48,7 @@ violation types its checklists cover."""
 _ASK = re.compile(
     r"뭐야|뭔데|뭐지|뭔가요|무엇인가|무엇인지|뭐예요|무슨\s*뜻|의미|정의|차이|다른\s*점|뭐가\s*다르|어떻게\s*다르|다른데|구분|"
     r"언제|어떤\s*(?:경우|때)|어느\s*경우|기준(?:이|은)?\s*(?:뭐|무엇|어떻게)|요건|"
-    r"(?:어떻게|어케)\s*(?:써|쓰|작성|골라|고르|선택|정해|정하|하면\s*돼|해|표기|적어|적|구성|나눠|나누|처리|진행|맺|달|잡아내|찾아내|확인|점검|검토|판단|시작|끝내|끝맺|마무리)|"
+    r"(?:어떻게|어케)\s*(?:써|쓰|작성|골라|고르|선택|정해|정하|하면\s*돼|해|표기|적어|적|구성|나눠|나누|처리|진행|맺|달|만들|잡아내|찾아내|확인|점검|검토|판단|시작|끝내|끝맺|마무리)|"
     r"어떻게\s*\S*(?:아야|어야|해야)|어느\s*정도\s*(?:있어야|돼야|되어야|필요)|기한|"
     r"(?:구성|순서|절차|체계|구조)(?:이|가|는|은)?\s*어떻게|방법|절차(?:가|는|를)?\s*(?:뭐|어떻게|알려)|순서|단계|양식|형식|요령|유의|"
     r"(?:할|을|쓸|받을|볼|만들|고를|정할|작성할|점검할|확인할|검토할|감사할|살펴볼)\s*때|주의할\s*(?:거|것|점)|조심|(?:뭘|무엇을|뭐를|어떤\s*걸|어떤\s*것을?)\s*(?:봐야|확인해야|점검해야|검토해야|살펴야|챙겨야)|"
@@ -59,19 +61,17 @@ _ASK = re.compile(
 """How a manual question asks: what it is or means, how two differ, when it is used, how to write
 or choose, what to check."""
 _CASE = re.compile(
-    r"사례|선례|케이스|건들|(?<![가-힣])건(?:[,은는이을에의]|\s|$)|지적(?![가-힣])|요약|적발|지적된|지적받|지적\s*사항(?!\s*제목)|걸린|걸렸|나온|나왔|받은|받았|내려진|내렸|요구한|요구했|했던|있었|"
-    r"문제(?:점)?(?:가|는|이)?\s*(?:뭐|무엇)|예로|이번|보고서들|초안|만들어|써\s*줘|작성해\s*줘|\bdraft|"
-    r"문제(?!점\s*(?:단락|서술|작성|쓰|문단))|분석|방금|그거|그것|거기|그중|둘\s*다|앞(?:의|에서)\s|(?<![가-힣])[그저]\s|몇\s*건|건수|가장\s*많은|기관별|유형별|"
+    r"사례|선례|케이스|건들|(?<![가-힣])건(?:[,은는이을에의]|\s|$)|지적(?![가-힣])|요약해|요약\s*(?:좀|부탁)|적발|지적된|지적받|지적\s*사항(?!\s*제목)|걸린|걸렸|나온|나왔|받은|받았|내려진|내렸|요구한|요구했|했던|있었|"
+    r"문제(?:점)?(?:가|는|이)?\s*(?:뭐|무엇)|예로|이번|보고서들|초안|만들어\s*줘|써\s*줘|작성해\s*줘|\bdraft|"
+    r"분석해|방금|그거|그것|거기|그중|둘\s*다|앞(?:의|에서)\s|(?<![가-힣])[그저]\s|몇\s*건|건수|가장\s*많은|기관별|유형별|"
     r"이런\s*(?:위반|경우|건)|(?:한|된|준|낸|쓴|받은|만든|않은)\s*(?:거|것)(?![가-힣])|(?:준|낸|한|된|쓴|받은|않은|없는|넘은|어긴|위반한)\s*경우|이\s*정도|그\s*정도|(?:이|그|저)\s*(?:건|사건|기관)|(?<![가-힣])(?:이|그)\s*감사|"
-    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\bgot\b|this (?:case|finding)",
+    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\bgot\b|this (?:case|finding)|say about|\bfind|\bfound\b|\bflag",
     re.I,
 )
 """A question about cases: it asks for them or for their problems, refers to one ('방금 말한', '그 처분'),
 describes one, counts them, or wants a document drafted ('… 양식으로 초안 써줘')."""
 _IF = re.compile(r"(?:하|했|되|됐|였|이)(?:으)?면\s|라면|다면|\bif\b", re.I)
-"""'…하면 징계야?', '…였다면': a violation described, so precedents answer it ..."""
-_WRITING = re.compile(r"표기|문안|작성|어떻게\s*써|어케\s*써|wording|\bwrit", re.I)
-"""... unless it asks how to write something ('처분 여러 개 붙으면 표기는 어떻게 해')."""
+"""'…하면 징계야?', '…였다면': a violation described, so precedents answer it."""
 
 
 def conditional(question: str) -> bool:
@@ -89,21 +89,28 @@ def past_tense(question: str) -> bool:
 def points_at_cases(question: str) -> bool:
     """Case words, a case described ('…하면', '…걸리면'; not '…붙으면 표기는'), the past tense or an
     organisation named: the question is about cases."""
-    described = (_IF.search(question) or conditional(question)) and not _WRITING.search(question)
+    # ... unless it asks how to write something ('…붙으면 표기는 어케 해')
+    described = (_IF.search(question) or conditional(question)) and not WORDING.search(question)
     return bool(_CASE.search(question) or described or past_tense(question) or named_organisations(question))
 
 
-def asks_about_manual(question: str, vocabulary: frozenset[str] = frozenset(), terms: set[str] | None = None) -> bool:
+def asks_about_manual(
+    question: str, vocabulary: frozenset[str] = frozenset(), terms: set[str] | None = None, in_its_words: bool = True,
+    reports_use: Callable[[str], bool] = lambda _term: False,
+) -> bool:
     """Whether the question asks what the audit manual says rather than for cases (module doc):
-    it points at no case, and either names a subject of the manual in a manual's way of asking, or
-    speaks only the manual's words (``vocabulary``: the terms its clauses use; ``terms``: the
-    question's key terms, an English question's in Korean), at least ``MANUAL_TERMS_MIN`` of them."""
-    if points_at_cases(question):
-        return False
-    if _SUBJECT.search(question) and _ASK.search(question):
-        return True
+    it points at no case, and either names a subject of the manual in a manual's way of asking
+    (with at most one word the reports use and the manual does not: ``reports_use``), or speaks
+    only the manual's words (``vocabulary``: the terms its clauses use; ``terms``: the
+    question's key terms, an English question's in Korean), at least ``MANUAL_TERMS_MIN`` of them;
+    ``in_its_words=False``: the first way only (the router, which has not yet told a follow-up
+    such as '근거 조항은?' from a new question)."""
     words = (key_terms(question) if terms is None else terms) - FUNCTION_WORDS
-    return len(words) >= MANUAL_TERMS_MIN and words <= vocabulary and asks(question)
+    if _SUBJECT.search(question) and _ASK.search(question):  # named in a manual's way: one word of its own at most
+        plausible = not vocabulary or sum(map(reports_use, words - vocabulary)) <= 1  # not '흑산공항 사업비 증액 절차는?'
+    else:
+        plausible = in_its_words and len(words) >= MANUAL_TERMS_MIN and words <= vocabulary and asks(question)
+    return plausible and not points_at_cases(question)
 
 
 def asks(question: str) -> bool:
@@ -137,8 +144,9 @@ def answer_from_manual(question: str, docs: list[Doc]) -> AnalystAnswer:
     said = quotes.sentences(best["text"], QUOTE_CHARS)
     ranked = sorted(range(len(said)), key=lambda i: (i != 0, -len(terms & key_terms(said[i].text)), i))
     chosen = sorted(ranked[:MANUAL_QUOTES])
-    lead = (f"감사 실무 매뉴얼(SOP)의 {best['heading']} 조항에 따르면 다음과 같습니다 [1]." if lang == "ko"
-            else f"The audit manual (SOP), clause {best['heading']}, says [1]:")
+    manual = section_label(MANUAL_SECTION, lang)
+    lead = (f"{manual}의 {best['heading']} 조항에 따르면 다음과 같습니다 [1]." if lang == "ko"
+            else f"The {manual}, clause {best['heading']}, says [1]:")
     sentences = [AnswerSentence(text=lead, citations=[1], quote=said[chosen[0]].text if chosen else "")]
     sentences += [AnswerSentence(text=f"- \"{quotes.displayed(said[i])}\" [1]", citations=[1], quote=said[i].text) for i in chosen]
     for n, d in enumerate(docs[1:MANUAL_CLAUSES], start=2):
@@ -152,11 +160,11 @@ def answer_from_manual(question: str, docs: list[Doc]) -> AnalystAnswer:
 
 
 def _cases_of(heading: str) -> str | None:
-    """A question the reports answer about what a clause covers: its violation type's cases, or
-    the cases its disposition was given in."""
-    title = heading.split("] ", 1)[-1]
-    if ":" in title:
+    """A question the reports answer about what a clause ('[SOP-VIO-02] 계약: 수의계약 요건')
+    covers: its violation type's cases, or the cases its disposition was given in."""
+    clause_id, _, title = heading.strip("[").partition("] ")
+    if clause_id.startswith(VIOLATION_DOCUMENT) and ":" in title:
         return f"{title.split(':', 1)[1].strip()} 관련 지적 사례는?"
-    if m := re.match(r"(.+?)(?:\s*요구)?의 정의", title):
+    if m := DEFINES.match(title):
         return f"{m.group(1)} 처분이 나온 사례는?"
     return None

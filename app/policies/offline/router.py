@@ -153,16 +153,18 @@ class OfflineRouter:
     def __init__(
         self, embedder: Embedder, catalog: Catalog, domain_terms: set[str], idf: Callable[[str], float | None] | None = None,
         best_findings: Callable[[str], list[tuple[str, str, float]]] | None = None,
-        content_terms: Callable[[str], set[str]] | None = None,
+        content_terms: Callable[[str], set[str]] | None = None, manual_vocabulary: Callable[[], frozenset[str]] | None = None,
     ) -> None:
         """``best_findings(question)``: the (finding id, report id, probability) of the findings
         that best match a question's problem pattern, best first (the retriever's finding
         ranking); ``content_terms(question)``: its key terms as the reports' words (English
-        mapped by the glossary; by default the plain key terms)."""
+        mapped by the glossary; by default the plain key terms); ``manual_vocabulary()``: the
+        terms the audit manual uses (``manual.asks_about_manual``)."""
         self.embedder, self.catalog, self.domain_terms = embedder, catalog, domain_terms
         self.idf = idf or (lambda _term: None)
         self.best_findings = best_findings
         self.content_terms = content_terms or key_terms
+        self.manual_vocabulary = manual_vocabulary or frozenset
         self.examples = [(t, x) for t, x in load_examples() if t != "report"]
         self._example_vecs: np.ndarray = embedder.embed_queries([t for _, t in self.examples])
 
@@ -197,10 +199,13 @@ class OfflineRouter:
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q))
 
         refines = False
+        manual = False
         if not q:
             track, why = "chat", "empty message"
-        elif asks_about_manual(q) and not institutions:  # '보고서에 어떻게 써?' asks the manual, not for a draft
-            track, why = "deep", "asks what the audit manual says"
+        elif not institutions and asks_about_manual(
+            q, self.manual_vocabulary(), in_its_words=False, reports_use=lambda t: self.idf(t) is not None
+        ):  # '보고서에 어떻게 써?' asks the manual, not for a draft
+            track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora)
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
         elif _REPORT.search(q):
@@ -228,12 +233,15 @@ class OfflineRouter:
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
         restated, matched = False, None
-        if history and track != "report" and not sql_intent and (relax_period or relax_org) and not institutions and y0 is None:
+        after_manual = bool(history) and history[-1].source == "manual"  # it retained nothing, yet found what it was asked
+        if manual:  # a new question about the manual: no case it could refer to, and the cases shown stay retained
+            follow_up, pivot = False, False
+        elif history and track != "report" and not sql_intent and (relax_period or relax_org) and not institutions and y0 is None:
             track, restated = "deep", True
             query, institutions, (y0, y1) = self._relaxed(history[-1].question, q, relax_period, relax_org)
             follow_up, pivot, why = True, False, "asks the last question again without its " + (
                 "period" if relax_period and not relax_org else "institution" if not relax_period else "scope")
-        elif track == "deep" and not retained and previous == "deep" and not sql_intent and (
+        elif track == "deep" and not retained and previous == "deep" and not after_manual and not sql_intent and (
             anaphora or (not institutions and len(self._content(q)) <= 1)
         ):  # the last deep turn found nothing: '장성군 그 농업법인은 뭘 했길래', '농지 관련된 것만이라도 없어?'
             restated = True

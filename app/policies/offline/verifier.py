@@ -19,8 +19,8 @@ from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, coverage, 
 from app.policies.offline.quotes import fold
 from app.text.footnotes import without_footnote_marks
 from graph.schemas import AnalystAnswer, Verification
-from graph.state import Doc
-from graph.vocab import DISPOSITIONS, MANUAL_SECTION
+from graph.state import Doc, from_manual
+from graph.vocab import DISPOSITIONS
 
 SUPPORT_MIN = 0.6
 UTILITY_MIN = 0.5
@@ -60,8 +60,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
     q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     utility = coverage(q_terms, covered(q_terms, question, answer, docs)) if q_terms else (1.0 if cited_docs else 0.0)
-    manual = bool(cited_docs) and all(d.get("section") == MANUAL_SECTION for d in cited_docs)
-    missing = None if manual else missing_facet(question, answer, cited_docs)  # the manual answers what it is asked, not a finding's facet
+    missing = None if from_manual(cited_docs) else missing_facet(question, answer, cited_docs)  # the manual answers what it is asked, not a finding's facet
     grounded = not unsupported
     mean_support = sum(scores) / len(scores) if scores else 0.0
     relevance = max((float(d.get("relevance", 1.0)) for d in cited_docs), default=0.0)
