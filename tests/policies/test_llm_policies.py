@@ -31,6 +31,8 @@ from app.llm import (
 )
 from app.llm.structured import field_list
 from app.policies.llm import LlmPolicies
+from app.policies.offline import grader as offline_grader
+from app.policies.offline.manual import answer_from_manual
 from app.settings import Settings
 from graph.ports import Decided, Policies, Turn
 from graph.schemas import (
@@ -737,3 +739,25 @@ def test_decline_is_the_offline_wording_without_a_model_call():
     llm = LlmPolicies(model, 5.0, schema_description=SCHEMA, offline=Offline())  # type: ignore[arg-type]
     decided = llm.decline("2019년 감사 결과", ["2019년"], [])
     assert decided.value.sentences[0].text == "없음: 2019년" and model.calls == 0
+
+
+def test_the_manuals_clauses_are_graded_and_quoted_by_the_offline_policies_without_a_call():
+    """The grader and analyst prompts are about findings; an answer from the audit manual quotes
+    its clauses as they stand, with no model."""
+    clause = {**doc(1, "주의 요구는 위법·부당한 업무처리가 확인되었으나 징계에 이를 정도는 아니거나, 기관 차원에서 재발 방지를 다짐하게 할 필요가 있을 때 쓰는 처분이다."),
+              "chunk_id": "sop:SOP-CLS-08", "section": "manual", "finding_id": None, "page": 0,
+              "heading": "[SOP-CLS-08] 주의 요구의 정의와 적용", "score": 1.2}
+    class Offline:  # the offline policies' two decisions, as OfflinePolicies makes them
+        def grade(self, question, docs, asked=""):
+            return Decided(offline_grader.grade(question, docs, asked), "offline")
+
+        def analyze(self, question, docs, sop, sql, feedback, history):
+            return Decided(answer_from_manual(question, docs), "offline")
+
+    model = ScriptedChatModel(default=smart_reply)
+    p = LlmPolicies(model, 5.0, schema_description=SCHEMA, offline=Offline())
+    graded = p.grade("주의 요구는 언제 쓰는 거야?", [clause])
+    answer = p.analyze("주의 요구는 언제 쓰는 거야?", [clause], [], None, "", [])
+    assert model.calls == 0 and graded.policy == answer.policy == "offline"
+    assert graded.value.grades[0].relevant
+    assert answer.value.sentences[0].citations == [1] and "SOP-CLS-08" in answer.value.sentences[0].text
