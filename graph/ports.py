@@ -42,7 +42,8 @@ class Turn:
     track: str | None = None
     """The track the turn took (chat, fast, deep, report), when known."""
     source: str | None = None
-    """Where a deep turn's evidence came from ('reports', 'manual'), when known."""
+    """Where the turn's evidence came from ('manual' for an answer from the audit manual, else
+    'reports'; every turn is recorded, chat and fast ones as 'reports'), when known."""
 
 
 class Policies(Protocol):

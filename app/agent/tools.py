@@ -12,8 +12,9 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
+from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import enumerated, named_organisations, question_kind
-from app.policies.offline.lexicon import squash
+from app.policies.offline.lexicon import DISPOSITION_WORDS, squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -94,7 +95,8 @@ class AgentTools:
 
     def search_manual(self, question: str, k: int) -> list[Doc]:
         asked = self.container.glossary.in_korean(question)  # 'subsidy settlement' -> 보조금 정산
-        hits = self.container.sop_retriever.answering(asked, k)
+        named = sorted(dispositions(question), key=lambda d: min((i for w in DISPOSITION_WORDS[d] if (i := question.find(w)) >= 0), default=len(question)))
+        hits = self.container.sop_retriever.answering(asked, named, k)  # named as the question names them ('훈계랑 징계')
         return [_manual_doc(h) for h in hits]
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:

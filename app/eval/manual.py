@@ -9,7 +9,7 @@ Scored per split:
   questions answered from the reports (not from the manual);
 - ``top1``: the first clause cited is the gold's first; ``any``: some gold clause cited;
 - ``precision``: the cited clauses that are gold; ``phrase``: the first clause's phrase quoted
-  (whitespace aside); ``declined``: manual questions the turn declined (coverage 'none').
+  (whitespace and the kind of quote mark aside); ``declined``: manual questions the turn declined (coverage 'none').
 """
 
 from __future__ import annotations

@@ -32,7 +32,6 @@ from app.retrieval.base import Hit
 from app.retrieval.fusion import CoverageFusion, Fusion
 from app.retrieval.lexical import BM25Index, terms
 from app.text.korean import morphemes, morphemes_batch
-from graph.vocab import DISPOSITIONS
 
 VIOLATION_DOCUMENT = "SOP-VIO"
 """The manual's document of violation types (``sop/03_violation_types.md``): per type, the criteria
@@ -149,11 +148,11 @@ class SopRetriever:
                 out.append(clause)
         return out[:k]
 
-    def answering(self, question: str, k: int = 3) -> list[SopHit]:
+    def answering(self, question: str, dispositions: Sequence[str] = (), k: int = 3) -> list[SopHit]:
         """The clauses that answer a question about the manual itself ('주의 요구는 언제 쓰는
         거야?'), best first: the search, a clause whose title holds the question's words raised
-        (``TITLE_WEIGHT``), and the definitions of the dispositions it names first, in the order
-        it names them, unless it asks for wording ('문안', '어떻게 써'), which other clauses give."""
+        (``TITLE_WEIGHT``), and the definitions of the ``dispositions`` it names (in its order) first,
+        unless it asks for wording ('문안', '어떻게 써'), which other clauses give."""
         if k <= 0:
             return []
         snap = self._current()
@@ -164,8 +163,7 @@ class SopRetriever:
             key=lambda h: -h.score,
         )
         if not WORDING.search(question):
-            named = sorted((d for d in DISPOSITIONS if d in question and not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)),
-                           key=question.find)  # '주의할 점' names no disposition
+            named = [d for d in dispositions if not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)]  # '주의할 점' names none
             defined = [c for d in named if (c := _defining(snap, d)) is not None]
             first = list({c.clause_id: c.model_copy(update={"score": max((h.score for h in scored), default=0.0)}) for c in defined}.values())
             scored = first + [h for h in scored if h.clause_id not in {c.clause_id for c in first}]

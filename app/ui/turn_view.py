@@ -116,7 +116,7 @@ def _coverage(coverage: str, source: str | None = None) -> None:
     """How far the reports (or, for a question about it, the audit manual) answer: the first thing
     an auditor should see about an answer."""
     color = {"full": "green", "partial": "orange", "none": "red"}[coverage]
-    label = t("coverage_manual") if source == "manual" and coverage != "none" else t("coverage_" + coverage)
+    label = t("coverage_manual") if source == "manual" and coverage == "full" else t("coverage_" + coverage)
     st.markdown(f":{color}-badge[{label}]")
 
 

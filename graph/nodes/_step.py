@@ -84,7 +84,8 @@ def history(state: AuraState, turns: int) -> list[Turn]:
     return pairs[-turns:] if turns else []
 
 
-def searched_again(state: AuraState) -> bool:
-    """Whether a rewritten query can change this turn's evidence: not for a question about the
-    audit manual, whose clauses are searched with the question itself."""
+def reworkable(state: AuraState) -> bool:
+    """Whether a rewritten query or another draft can change this turn's answer: not for a
+    question about the audit manual, whose clauses are searched with the question itself and
+    quoted as they stand."""
     return state.get("source") != "manual"

@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, searched_again, standalone, step
+from graph.nodes._step import StepInfo, reworkable, standalone, step
 from graph.ports import GraphServices
 from graph.state import AuraState, Doc
 
@@ -33,7 +33,7 @@ def build(services: GraphServices):
         docs = state.get("documents") or []
         gaps = state.get("scope_gaps") or []
         # no query can fix a scope the store does not cover; the manual is searched by the question itself
-        can_rewrite = (state.get("rewrite_count") or 0) < runtime.context.max_rewrites and not gaps and searched_again(state)
+        can_rewrite = (state.get("rewrite_count") or 0) < runtime.context.max_rewrites and not gaps and reworkable(state)
         if not docs:
             return {"documents": [], "needs_rewrite": can_rewrite}, StepInfo("nothing to grade")
         if gaps:

@@ -9,7 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, searched_again, standalone, step
+from graph.nodes._step import StepInfo, reworkable, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import AuraState
@@ -18,6 +18,7 @@ UNVERIFIED_MARK = "⚠"
 NOTES = {
     "unsupported": "⚠ 표시한 문장은 인용한 근거로 확인되지 않았습니다(재생성 한도 도달). / Sentences marked ⚠ are not supported by their sources.",
     "not_useful": "질문의 일부에 대해서는 충분한 근거를 찾지 못했습니다(재검색 한도 도달). / Parts of the question found no sufficient evidence.",
+    "manual_not_useful": "질문의 일부는 매뉴얼 조항에서 찾지 못했습니다. / The manual's clauses do not answer every part of the question.",
 }
 
 
@@ -28,12 +29,12 @@ def build(services: GraphServices):
         answer = AnalystAnswer(sentences=[AnswerSentence(**s) for s in state.get("sentences") or []])
         decided = services.policies.verify(standalone(state), answer, state.get("documents") or [])
         v = decided.value
-        can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations
+        can_regenerate = (state.get("regeneration_count") or 0) < ctx.max_regenerations and reworkable(state)
         # a question about findings the user pointed at ('그 건', '2번') is not searched again
-        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites and not state.get("references") and searched_again(state)
+        can_rewrite = (state.get("rewrite_count") or 0) < ctx.max_rewrites and not state.get("references") and reworkable(state)
         text = state.get("answer") or ""
         update: dict[str, Any] = {}
-        if not v.grounded and can_regenerate:
+        if not v.grounded and can_regenerate:  # (not for the manual's clauses: quoted as they stand, the same again)
             action = "regenerate"
             update["feedback"] = "Unsupported sentences (remove or fix them): " + " | ".join(v.unsupported)
         elif v.grounded and not v.useful and can_rewrite:
@@ -46,7 +47,7 @@ def build(services: GraphServices):
                     text = text.replace(sentence, f"{UNVERIFIED_MARK} {sentence}", 1)
                 notes.append(NOTES["unsupported"])
             if not v.useful:
-                notes.append(NOTES["not_useful"])
+                notes.append(NOTES["not_useful" if reworkable(state) else "manual_not_useful"])
                 update["coverage"] = "partial"
             if notes:
                 text = text + "\n\n" + "\n".join(notes)

@@ -3,7 +3,7 @@ structured-output call per decision (``transport``), validated against the schem
 against the inputs (``checks``). Junk raises ``PolicyError``; ``FallbackPolicies`` turns every
 LLM failure into the offline decision.
 
-Three decisions make no call and are not ``"llm"`` unless noted:
+Some decisions make no call and are not ``"llm"`` unless noted:
 
 - ``select_fields``: the router already extracted institutions, years, dispositions and a
   standalone query; when the turn's route was decided by the LLM (the graph passes it from its
@@ -13,6 +13,9 @@ Three decisions make no call and are not ``"llm"`` unless noted:
 - ``summarize`` calls the model only when a turn is about to leave the prompt window
   (``len(turns) > 3``: the window is the last 3 turns); before that the offline summary.
 - ``grade`` with no passages (``"llm"``, 0 calls).
+- ``grade`` and ``analyze`` of the audit manual's clauses (a question about the manual itself):
+  the offline policies keep the clauses by their search score and quote them as they stand (the
+  prompts are about findings); such a deep turn makes 2 calls (route, verify).
 
 The offline policies for these come from the constructor or, when none was given, from the
 ``FallbackPolicies`` this object is put behind.

@@ -16,6 +16,7 @@ DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {  # English forms as whole word
     "변상": ("변상", "indemnification", "indemnify", "compensation order"),
     "고발": ("고발", "criminal complaint", "prosecution"),
     "인사자료": ("인사자료",),
+    "훈계": ("훈계",),
 }
 AUDIT_TYPES = ("기관정기감사", "성과감사", "특정사안감사", "국민제안감사", "공익감사", "재무감사")
 SECTION_HINTS: dict[str, tuple[str, ...]] = {

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from app.policies.offline import quotes
 from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import FUNCTION_WORDS, key_terms
-from app.retrieval.sop import DEFINES, VIOLATION_DOCUMENT, WORDING
+from app.retrieval.sop import DEFINES, VIOLATION_DOCUMENT
 from app.text.korean import get_kiwi
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
@@ -46,7 +46,7 @@ _SUBJECT = re.compile(
 """What the manual covers: dispositions, the report's parts and style, the audit procedure, the
 violation types its checklists cover."""
 _ASK = re.compile(
-    r"뭐야|뭔데|뭐지|뭔가요|무엇인가|무엇인지|뭐예요|무슨\s*뜻|의미|정의|차이|다른\s*점|뭐가\s*다르|어떻게\s*다르|다른데|구분|"
+    r"뭐야|뭔데|뭐지|뭔가요|무엇인가|무엇인지|뭐예요|무슨\s*뜻|의미|정의|차이|다른\s*점|뭐가\s*다르|어떻게\s*다르|다른데|달라|다릅|뭐임|구분|"
     r"언제|어떤\s*(?:경우|때)|어느\s*경우|기준(?:이|은)?\s*(?:뭐|무엇|어떻게)|요건|"
     r"(?:어떻게|어케)\s*(?:써|쓰|작성|골라|고르|선택|정해|정하|하면\s*돼|해|표기|적어|적|구성|나눠|나누|처리|진행|맺|달|만들|잡아내|찾아내|확인|점검|검토|판단|시작|끝내|끝맺|마무리)|"
     r"어떻게\s*\S*(?:아야|어야|해야)|어느\s*정도\s*(?:있어야|돼야|되어야|필요)|기한|"
@@ -62,16 +62,19 @@ _ASK = re.compile(
 or choose, what to check."""
 _CASE = re.compile(
     r"사례|선례|케이스|건들|(?<![가-힣])건(?:[,은는이을에의]|\s|$)|지적(?![가-힣])|요약해|요약\s*(?:좀|부탁)|적발|지적된|지적받|지적\s*사항(?!\s*제목)|걸린|걸렸|나온|나왔|받은|받았|내려진|내렸|요구한|요구했|했던|있었|"
-    r"문제(?:점)?(?:가|는|이)?\s*(?:뭐|무엇)|예로|이번|보고서들|초안|만들어\s*줘|써\s*줘|작성해\s*줘|\bdraft|"
+    r"문제(?:점)?(?:가|는|이)?\s*(?:뭐|무엇)|예로|이번|보고서들|초안|(?:만들어|작성해|써)\s*(?:줘|주|봐|줄)|\bdraft|"
     r"분석해|방금|그거|그것|거기|그중|둘\s*다|앞(?:의|에서)\s|(?<![가-힣])[그저]\s|몇\s*건|건수|가장\s*많은|기관별|유형별|"
     r"이런\s*(?:위반|경우|건)|(?:한|된|준|낸|쓴|받은|만든|않은)\s*(?:거|것)(?![가-힣])|(?:준|낸|한|된|쓴|받은|않은|없는|넘은|어긴|위반한)\s*경우|이\s*정도|그\s*정도|(?:이|그|저)\s*(?:건|사건|기관)|(?<![가-힣])(?:이|그)\s*감사|"
-    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\bgot\b|this (?:case|finding)|say about|\bfind|\bfound\b|\bflag",
+    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\bgot\b|this (?:case|finding)|(?:reports?|findings?|audits?) say about|\bfound\b|\bfind (?:me|all|any|cases)|\bflagged\b",
     re.I,
 )
 """A question about cases: it asks for them or for their problems, refers to one ('방금 말한', '그 처분'),
 describes one, counts them, or wants a document drafted ('… 양식으로 초안 써줘')."""
 _IF = re.compile(r"(?:하|했|되|됐|였|이)(?:으)?면\s|라면|다면|\bif\b", re.I)
-"""'…하면 징계야?', '…였다면': a violation described, so precedents answer it."""
+"""'…하면 징계야?', '…였다면': a violation described, so precedents answer it ..."""
+_HOW_TO_WRITE = re.compile(r"표기|문안|작성|(?:어떻게|어케)\s*써|wording|\bwrit", re.I)
+"""... unless it asks how to write something ('처분이 여러 개 붙으면 표기는 어케 해'); not '계약을 쪼개면 처분
+예시가 뭐야?', which asks for precedents."""
 
 
 def conditional(question: str) -> bool:
@@ -89,8 +92,7 @@ def past_tense(question: str) -> bool:
 def points_at_cases(question: str) -> bool:
     """Case words, a case described ('…하면', '…걸리면'; not '…붙으면 표기는'), the past tense or an
     organisation named: the question is about cases."""
-    # ... unless it asks how to write something ('…붙으면 표기는 어케 해')
-    described = (_IF.search(question) or conditional(question)) and not WORDING.search(question)
+    described = (_IF.search(question) or conditional(question)) and not _HOW_TO_WRITE.search(question)
     return bool(_CASE.search(question) or described or past_tense(question) or named_organisations(question))
 
 
@@ -102,7 +104,8 @@ def asks_about_manual(
     it points at no case, and either names a subject of the manual in a manual's way of asking
     (with at most one word the reports use and the manual does not: ``reports_use``), or speaks
     only the manual's words (``vocabulary``: the terms its clauses use; ``terms``: the
-    question's key terms, an English question's in Korean), at least ``MANUAL_TERMS_MIN`` of them;
+    question's key terms, an English question's in Korean), at least ``MANUAL_TERMS_MIN`` of them
+    (with no ``vocabulary``, the first way only, and ``reports_use`` is not read);
     ``in_its_words=False``: the first way only (the router, which has not yet told a follow-up
     such as '근거 조항은?' from a new question)."""
     words = (key_terms(question) if terms is None else terms) - FUNCTION_WORDS
@@ -154,16 +157,16 @@ def answer_from_manual(question: str, docs: list[Doc]) -> AnalystAnswer:
         label = "함께 볼 조항" if lang == "ko" else "See also"
         text = f"{label}: {d['heading']}" + (f" — \"{quotes.displayed(first[0])}\"" if first else "") + f" [{n}]"
         sentences.append(AnswerSentence(text=text, citations=[n], quote=first[0].text if first else ""))
-    follow = [q for q in [_cases_of(best["heading"])] if q] if lang == "ko" else []
+    follow = [q for q in [_cases_of(best)] if q] if lang == "ko" else []
     return AnalystAnswer(reasoning=f"manual: {len(docs)} clauses, {best['heading']} first", sentences=sentences,
                          follow_up_questions=follow)
 
 
-def _cases_of(heading: str) -> str | None:
+def _cases_of(clause: Doc) -> str | None:
     """A question the reports answer about what a clause ('[SOP-VIO-02] 계약: 수의계약 요건')
     covers: its violation type's cases, or the cases its disposition was given in."""
-    clause_id, _, title = heading.strip("[").partition("] ")
-    if clause_id.startswith(VIOLATION_DOCUMENT) and ":" in title:
+    title = clause["heading"].partition("] ")[2]
+    if clause["report_id"] == VIOLATION_DOCUMENT and ":" in title:  # the clause's document, as ``sop.is_violation_type``
         return f"{title.split(':', 1)[1].strip()} 관련 지적 사례는?"
     if m := DEFINES.match(title):
         return f"{m.group(1)} 처분이 나온 사례는?"

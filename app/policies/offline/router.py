@@ -2,6 +2,9 @@
 embedding for what the rules leave open; topic pivots from entities and shared key terms.
 
 Rule order (first match wins):
+0. a question about the audit manual itself, naming a subject of it in a manual's way of asking,
+   with no institution, year or case pointed at ('주의 요구는 언제 쓰는 거야?', '보고서에 관련자
+   이름은 어떻게 표기해?') -> deep, a new question that neither follows up nor pivots;
 1. a request to write a document (보고서/요구서/통보서 ... + 작성/초안/써 ...) -> report,
    unless it only asks whether drafting is possible ("보고서 작성도 가능해?") -> chat;
    after a report turn, an edit of the draft ("근거 법령 부분 더 자세히 써줘") -> report;
@@ -202,7 +205,7 @@ class OfflineRouter:
         manual = False
         if not q:
             track, why = "chat", "empty message"
-        elif not institutions and asks_about_manual(
+        elif not institutions and y0 is None and asks_about_manual(
             q, self.manual_vocabulary(), in_its_words=False, reports_use=lambda t: self.idf(t) is not None
         ):  # '보고서에 어떻게 써?' asks the manual, not for a draft
             track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora)
