@@ -101,6 +101,11 @@ def manual_title(document_title: str) -> str:
     """What a manual clause shows in place of a report's title: '감사 실무 매뉴얼(SOP) · 감사 수행 절차'."""
     return f"{SECTION_LABELS['ko'][MANUAL_SECTION]} · {document_title}"
 
+
+def manual_heading(clause_id: str, title: str) -> str:
+    """A manual clause's heading as evidence shows it: '[SOP-CLS-08] 주의 요구의 정의와 적용'."""
+    return f"[{clause_id}] {title}"
+
 Coverage = Literal["full", "partial", "none"]
 """How far the ingested reports answer a question (graph state, API, CLI and UI)."""
 COVERAGES: tuple[Coverage, ...] = get_args(Coverage)

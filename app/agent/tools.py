@@ -14,7 +14,7 @@ from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import enumerated, named_organisations, question_kind
-from app.policies.offline.lexicon import DISPOSITION_WORDS, squash
+from app.policies.offline.lexicon import squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -23,7 +23,13 @@ from app.retrieval.sop import SopHit
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
-from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION, SECTION_KINDS, manual_title
+from graph.vocab import (
+    MANUAL_CHUNK_PREFIX,
+    MANUAL_SECTION,
+    SECTION_KINDS,
+    manual_heading,
+    manual_title,
+)
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 CANDIDATES = 20
@@ -95,8 +101,7 @@ class AgentTools:
 
     def search_manual(self, question: str, k: int) -> list[Doc]:
         asked = self.container.glossary.in_korean(question)  # 'subsidy settlement' -> 보조금 정산
-        named = sorted(dispositions(question), key=lambda d: min((i for w in DISPOSITION_WORDS[d] if (i := question.find(w)) >= 0), default=len(question)))
-        hits = self.container.sop_retriever.answering(asked, named, k)  # named as the question names them ('훈계랑 징계')
+        hits = self.container.sop_retriever.answering(asked, dispositions(question), k)  # as the question names them
         return [_manual_doc(h) for h in hits]
 
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
@@ -144,7 +149,7 @@ def _manual_doc(h: SopHit) -> Doc:
     """A manual clause as evidence: cited like a passage, its document in place of a report."""
     return {
         "chunk_id": MANUAL_CHUNK_PREFIX + h.clause_id, "report_id": h.document_id, "finding_id": None,
-        "section": MANUAL_SECTION, "page": 0, "text": h.text, "heading": f"[{h.clause_id}] {h.title}",
+        "section": MANUAL_SECTION, "page": 0, "text": h.text, "heading": manual_heading(h.clause_id, h.title),
         "report_title": manual_title(h.document_title), "finding_title": None, "dispositions": [], "institutions": [], "year": None,
         "score": float(h.score), "dense_score": None, "lexical_score": None,
     }

@@ -165,8 +165,9 @@ class SopRetriever:
         if not WORDING.search(question):
             named = [d for d in dispositions if not re.search(re.escape(d) + r"\s*(?:할|하|해)", question)]  # '주의할 점' names none
             defined = [c for d in named if (c := _defining(snap, d)) is not None]
-            first = list({c.clause_id: c.model_copy(update={"score": max((h.score for h in scored), default=0.0)}) for c in defined}.values())
-            scored = first + [h for h in scored if h.clause_id not in {c.clause_id for c in first}]
+            top = max((h.score for h in scored), default=0.0)
+            first = {c.clause_id: c.model_copy(update={"score": top}) for c in defined}
+            scored = [*first.values(), *(h for h in scored if h.clause_id not in first)]
         return scored[:k]
 
     def search(self, query: str, k: int = 5) -> list[SopHit]:

@@ -11,7 +11,7 @@ from app.api.deps import CurrentKey, SessionDep, not_found
 from app.api.errors import NOT_FOUND, UNAUTHORIZED
 from app.api.schemas import ChunkOut
 from app.db.models import Chunk, Finding, SopClause, SopDocument
-from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION, manual_title
+from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION, manual_heading, manual_title
 
 router = APIRouter(prefix="/v1/chunks", tags=["chunks"])
 
@@ -43,5 +43,5 @@ def _clause(session: SessionDep, chunk_id: str) -> dict[str, Any]:
         "chunk_id": chunk_id, "report_id": clause.document_id,
         "report_title": manual_title(document.title if document else clause.document_id),
         "finding_id": None, "finding_title": None, "section": MANUAL_SECTION, "page": 0,
-        "text": clause.text, "heading": f"[{clause.id}] {clause.title}", "dispositions": [],
+        "text": clause.text, "heading": manual_heading(clause.id, clause.title), "dispositions": [],
     }

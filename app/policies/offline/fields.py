@@ -160,14 +160,19 @@ _NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령")
 
 
 def dispositions(text: str) -> list[str]:
+    """The dispositions the text names, in the order it names them ('훈계랑 징계' -> 훈계, 징계)."""
     low = _NOT_DISPOSITION.sub(" ", text.lower())
-    return [d for d, words in DISPOSITION_WORDS.items() if any(_names(w, low) for w in words)]
+    at = {d: min(i for w in words if (i := _named_at(w, low)) >= 0) for d, words in DISPOSITION_WORDS.items()
+          if any(_named_at(w, low) >= 0 for w in words)}
+    return sorted(at, key=at.__getitem__)
 
 
-def _names(word: str, low: str) -> bool:
+def _named_at(word: str, low: str) -> int:
+    """Where ``word`` is named in ``low`` (English as a whole word), or -1."""
     if not word.isascii():
-        return word in low
-    return re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", low) is not None
+        return low.find(word)
+    m = re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", low)
+    return m.start() if m else -1
 
 
 def audit_types(text: str) -> list[str]:
