@@ -55,7 +55,7 @@ _REPORT = re.compile(
 )
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
 _DEICTIC = re.compile(
-    r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|거기서|거기에|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
+    r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|(?<![가-힣])거기|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
     r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b",
     re.I,
 )
@@ -66,7 +66,17 @@ _DEMONSTRATIVE = re.compile(
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
-_COUNT = re.compile(r"몇\s*(건|개|곳|명)|건수|개수|총\s*몇|how many|number of|count\b|몇 번", re.I)
+_FINDING_UNITS = r"지적(?:\s*사항)?|처분(?:\s*요구)?|징계|주의|통보|시정|변상|고발|문책|경고|권고|사례|감사|보고서|기관"
+_COUNT = re.compile(
+    rf"(?:{_FINDING_UNITS})(?:은|는|이|가|도|을|를|만|이랑|\s*요구|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?몇\s*(?:건|개|곳|번)"
+    r"|건수|개수"
+    r"|(?:how many|number of|\bcount\b)(?=.*(?:finding|disposition|case|audit|report|institution|agenc|request|of (?:those|them)"
+    r"|주의|통보|징계|시정|변상|고발|처분|지적))",
+    re.I,
+)
+"""A count over the findings table: of findings, dispositions, cases, audits, reports or
+institutions ('주의 처분은 모두 몇 건이야?', '해운대구 지적 몇개?', '통보 건수'), not of what a case
+holds ('민자 못 구한 지자체가 몇 곳이었어', '계약 해지된 지도자 몇명': the deep track reads the case)."""
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
 _TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
@@ -99,13 +109,16 @@ _SMALL_TALK = re.compile(
 after a case was shown (not '점심시간 초과근무 처리한 건', '날씨 때문에 공사가 지연된 사례')."""
 _CASE_REF = re.compile(r"(?<![가-힣])(그|이|해당)\s*(건|사례|지적)|that (one|case|finding)", re.I)
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
+_NEVER_MIND = r"상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고|신경\s*(?:쓰지\s*말고|안\s*써도|끄고)"
 _RELAX_PERIOD = re.compile(
-    r"(연도|년도|기간|시기|시점)\s*(?:는|은)?\s*(?:상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:year|period|date)"
+    rf"(?:연도|년도|기간|시기|시점|(?<![가-힣])해)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})"
+    r"|(?:ignore|drop|forget(?: about)?|without|never mind|don't worry about)\s+the\s+(?:year|period|date)"
     r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years",
     re.I,
 )
 _RELAX_ORG = re.compile(
-    r"(기관|부처|지역|지자체)\s*(?:는|은)?\s*(?:상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고)|(?:ignore|drop|forget|without)\s+the\s+(?:institution|agency|ministry|organi[sz]ation)"
+    rf"(?:기관|부처|지역|지자체)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})"
+    r"|(?:ignore|drop|forget(?: about)?|without|never mind|don't worry about)\s+the\s+(?:institution|agency|ministry|organi[sz]ation)"
     r"|regardless of (?:the )?(?:institution|agency|ministry)|(?:any|all|other) (?:institutions|agencies)",
     re.I,
 )
@@ -126,10 +139,16 @@ _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 """'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
-    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
-    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
+    r"|다른\s*(?:데|곳|기관|지자체|부처|지역|시군|시도)(?:에서|에는?|에도|도|는|은)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
+    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)"  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
+    r"|(?<![가-힣])(?:비슷|유사)하게(?![가-힣])",  # '비슷하게 지자체가 새로 지은 건물을 … 방치한 사례는?': like the one shown
     re.I,
 )
+_LIKE_SHOWN = re.compile(
+    r"(?<![가-힣])(?:이렇게|이런\s*식으로|이런\s*(?:거|것|건|사례|일|문제|경우)|비슷하게|유사하게)(?![가-힣])|\blike (?:this|that)\b", re.I
+)
+"""Cases 'like this' ('이렇게 사업기간을 빡빡하게 잡아서 부실해진 다른 건도', '다른 시군 결산에서도 이런 거
+잡힌 적 있어?'): whatever the words, the pattern is the one shown."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
@@ -230,8 +249,8 @@ class OfflineRouter:
         else:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
-            if track == "chat" and previous == "deep" and retained and _ASKS.search(q):
-                track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?'
+            if track in ("chat", "fast") and previous == "deep" and retained and _ASKS.search(q):
+                track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?', 'how many times …?'
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
@@ -336,11 +355,12 @@ class OfflineRouter:
         turns. ``matched`` is the position (1-based, as shown) of the shown finding a follow-up
         matches, when that match is why it follows.
 
-        A reference ('그 건', '이 직원', 'same audit') follows; a new organisation, institution or
+        A reference ('그 건', '이 직원', 'same audit', cases 'like this') follows; a new organisation, institution or
         period pivots. Otherwise the question's own content decides: with at most one content
         word it asks about what was shown ('처분은?', '금액은 얼마였어'), unless that word matches
-        another finding strongly ('메타프로방스 건은?'); a new pattern pivots when it asks for
-        other cases; it follows when a finding shown scores near the best one (at whatever level:
+        another finding strongly ('메타프로방스 건은?'); a question asking for other cases follows
+        when its pattern is the one shown (most of its IDF-weighted words are in what was shown)
+        and pivots when the pattern is its own; it follows when a finding shown scores near the best one (at whatever level:
         '누가 책임졌어' matches nothing much, but what was shown as well as anything), pivots when a
         finding not shown matches it clearly, and otherwise follows when its words come from what
         was shown."""
@@ -348,7 +368,7 @@ class OfflineRouter:
             return False, False, None
         if _NEW_TOPIC.search(q):
             return False, True, None
-        if ords or anaphora or _SAME_REPORT.search(q):
+        if ords or anaphora or _SAME_REPORT.search(q) or _LIKE_SHOWN.search(q):
             return True, False, None
         seen = _seen(retained)
         if self._new_organisation(q, seen):
@@ -376,8 +396,9 @@ class OfflineRouter:
         elsewhere = bool(ranked) and ranked[0][0] not in kept and best >= STRONG_MATCH
         if len(content) <= 1:  # another facet of what was shown
             return (False, True, None) if elsewhere and content - context else (True, False, None)
-        if _OTHER_CASES.search(q):
-            return False, True, None  # '유지관리 관련해서 다른 사례 없어?': a pattern, and cases besides those shown
+        if _OTHER_CASES.search(q):  # other cases: like those shown when its pattern is theirs ('감차보상 관련해서 다른 지역 사례도 있어?'),
+            # else a pattern of its own ('유지관리 관련해서 다른 사례 없어? 바닷가 시설 같은 거')
+            return (True, False, None) if self._weighted_coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
         if ranked and shown >= SHOWN_SHARE * best:
             order = [c[0]["finding_id"] for c in _shown_cases(retained)]
             top = max(((p, f) for f, _, p in ranked if f in kept), default=(0.0, None))[1]
@@ -385,6 +406,13 @@ class OfflineRouter:
         if elsewhere:
             return False, True, None
         return (True, False, None) if coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
+
+    def _weighted_coverage(self, content: set[str], context: set[str]) -> float:
+        """The IDF-weighted share of the content words the reports use that ``context`` holds
+        (a word no report uses cannot be in what was shown, and says nothing either way)."""
+        weights = {t: w for t in content if (w := self.idf(t)) is not None}
+        total = sum(weights.values())
+        return sum(w for t, w in weights.items() if t in context) / total if total else 0.0
 
     def _content(self, q: str) -> set[str]:
         """The question's own content words: not the facet asked for, not institution names, not
