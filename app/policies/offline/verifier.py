@@ -76,7 +76,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
 
 def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc]) -> set[str]:
     """The key terms the answer covers the question (``q_terms``) with: those of the one cited
-    finding that covers most of them (its passages, title and institutions: '곡성군의회 지적사항'
+    finding that covers most of them (its passages, finding and report titles and institutions: '곡성군의회 지적사항'
     is answered by its findings; and the answer's sentences that cite it alone), or of all of them when
     the question lists several cases ('A 건이랑 B 건'). A question's pattern is one finding's
     problem: three findings that each share a word with it do not answer it together."""
@@ -86,7 +86,7 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
         cited = [docs[n - 1] for n in s.citations if 0 < n <= len(docs)]
         for n in {n for n in s.citations if 0 < n <= len(docs)} - read:
             d = docs[n - 1]
-            text = f"{d.get('finding_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
+            text = f"{d.get('finding_title') or ''}\n{d.get('report_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
             groups.setdefault(_case(d), set()).update(key_terms(text))
             read.add(n)
         if len({_case(d) for d in cited}) == 1:  # a lead that cites several findings names the first one's title: not theirs
