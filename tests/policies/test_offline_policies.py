@@ -252,6 +252,14 @@ def test_utility_asks_one_finding_to_cover_the_question_unless_several_are_liste
     assert verifier.verify("battery fire that stopped the computer systems", answer, docs, mapped).useful  # the second finding covers them
 
 
+def test_utility_counts_the_report_shown_and_not_the_words_that_frame_the_request():
+    docs = [{**doc(1, "F2", inst="한빛군", text="자산으로 인식해야 할 일반유형자산을 재무제표에서 누락하였다."), "report_title": "가람도 정기감사"}]
+    answer = AnalystAnswer(sentences=[AnswerSentence(text="누락 [1]", citations=[1], quote="일반유형자산을 재무제표에서 누락하였다.")])
+    assert verifier.verify("그 가람도 감사에서 나머지", answer, docs).useful  # the card names the report; '나머지' frames the request
+    assert "question-term coverage 1.00" in verifier.verify("재무제표 누락이 무슨 얘기야", answer, docs).reasoning
+    assert not verifier.verify("그 나라도 감사에서 나머지", answer, docs).useful  # another report's name is not covered
+
+
 def test_chat_memory_and_help():
     assert "김감사" in chat.reply("내 이름은 김감사야", [], "")
     history = [Turn("내 이름은 김감사야", "반갑습니다"), Turn("주의 몇 건?", "3건")]
@@ -363,6 +371,55 @@ def test_follow_up_or_pivot_by_what_the_question_brings(router):
     assert not router.route("같은 유형의 감사 사례는 다른 기관에도 있어? 용역 수의계약 쪼개기", history, retained).follow_up
     assert "건설사" in router._content("다른 건설사가 수의계약 쪼개기 한 경우")  # '다른 건' inside a word is no request for other cases
     assert "설사" not in router._content("다른 건설사가 수의계약 쪼개기 한 경우") and not router._content("다른 건은?")
+
+
+def test_other_cases_follow_when_their_pattern_is_the_one_shown(router):
+    """'다른 사례' asks for cases besides those shown: like them when the question's pattern is
+    theirs (a follow-up, the shown case left out), else a pattern of its own (a pivot)."""
+    idf = {"감차": 4.4, "보상": 4.0, "유지": 2.8, "관리": 0.7, "시설": 1.3, "바닷가": 5.8, "타당성": 3.3, "재조사": 3.7, "절차": 2.4}
+    weighted = OfflineRouter(router.embedder, CATALOG, GLOSSARY.all_terms(), idf=idf.get)
+    retained = [doc(1, "F1", text="택시를 감차하고 보상하였다. 유지관리 시설을 그대로 운영하였다. 타당성 재조사 절차를 거치지 않았다.")]
+    history = [Turn("택시 감차보상금 건 처분 수위", "…", "deep")]
+    d = weighted.route("감차보상 관련해서 다른 지역 사례도 있어?", history, retained)
+    assert d.follow_up and not d.pivot and d.other_cases  # the pattern shown, elsewhere
+    d = weighted.route("유지관리 관련해서 다른 사례 없어? 바닷가 시설 같은 거", history, retained)
+    assert d.pivot and not d.follow_up and d.other_cases  # shares generic words only: 바닷가 is its own
+    d = weighted.route("타당성 재조사 절차 안 거치고 밀어붙인 다른 사례도 있나", history, retained)
+    assert d.follow_up  # '밀어붙이' is no word of the reports: it says nothing either way
+    d = weighted.route("감차보상 챙기는 거 다른 부처에도 있어?", history, retained)
+    assert d.follow_up and d.other_cases  # 'elsewhere' with no case noun after it
+    d = weighted.route("이렇게 바닷가 시설 방치한 다른 사례도 있어?", history, retained)
+    assert d.follow_up and d.other_cases  # cases 'like this': the pattern shown, whatever the words
+    assert router.route("감차보상 관련해서 다른 지역 사례도 있어?", history, retained).pivot  # no IDF known: nothing is weighed
+
+
+def test_a_count_of_findings_is_a_lookup_a_number_in_a_case_is_read_there(router):
+    shown = [Turn("호텔 등급결정 안 받은 업체들한테 관광기금 빌려준 거", "…", "deep")]
+    retained = [doc(1, "F1", text="융자 업체 중 폐업하거나 다른 사람에게 넘긴 업체가 12개였다. 계약 해지된 지도자도 있었다.")]
+    for q in ("폐업하거나 넘긴 데는 몇 개였어", "계약 해지된 지도자 몇명", "how many times was the price revised?"):
+        d = router.route(q, shown, retained)
+        assert d.track == "deep" and not d.sql_intent, q  # what the case shown holds
+    assert router.route("폐업하거나 넘긴 데는 몇 개였어", shown, retained).follow_up
+    assert router.route("해수부 정기감사 다기능어항 건은 민자 못 구한 지자체가 몇 곳이었어", [], []).track == "deep"
+    for q in ("주의 처분 총 몇건이야?", "해운대구 지적 몇개?", "지방공항건설사업처분요구몇건", "지적사항 중에 몇 개가 징계야?",
+              "통보 건수", "how many findings did the ministry of oceans get?", "and how many of those were 주의?"):
+        d = router.route(q, shown, retained)
+        assert d.track == "fast" and d.sql_intent, q  # counted over the findings table
+
+
+def test_never_mind_the_year_restates_the_last_question(router):
+    last = [Turn("2022년 감사에서 통신국사 등급 매길 때 기지국 수 세는 방식 문제 지적된 거 있어?", "2022년에 관한 감사 결과가 없습니다.", "deep")]
+    for q in ("해는 신경 쓰지 말고 그 건 찾아줘", "never mind the year, just find them"):
+        d = router.route(q, last, [])
+        assert d.follow_up and d.year_from is None and "2022" not in d.search_query and "기지국" in d.search_query, q
+    d = router.route("지역은 신경 끄고 택시 감차 건이면 돼", [Turn("원주시 택시 감차 건 있어?", "없습니다.", "deep")], [])
+    assert d.follow_up and "택시" in d.search_query
+
+
+def test_there_points_at_the_case_shown(router):
+    retained = [doc(1, "F1", text="침수 예방 사업 12개를 다시 추진하도록 하였다.")]
+    d = router.route("거기선 몇 개 사업을 다시 돌리라는 거야", [Turn("침수 예방 사업이 부실한 사례", "…", "deep")], retained)
+    assert d.follow_up and not d.pivot
 
 
 def test_a_clearly_better_match_elsewhere_pivots(router):
