@@ -18,10 +18,12 @@ from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION
 from tests.conftest import SOP_DIR
 
 EVAL = Path(__file__).resolve().parents[2] / "data" / "eval"
-PINNED = ["근거 조항은?", "근거가 뭐야 의회 의결 받아야 된다는거", "보고서 작성도 가능해?", "시장한테도 주의 준 거야?",
-          "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "조례 해석 뭐가 잘못된 건데", "처분 수준은?",
-          "투자 심사를 안 거친 게 어떤 법령 위반이야?"]
-"""Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat."""
+PINNED = ["근거 조항은?", "근거가 뭐야 의회 의결 받아야 된다는거", "다른 시도 조례랑 비교한 부분은 뭐라고 나와", "보고서 작성도 가능해?",
+          "시장한테도 주의 준 거야?", "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "입찰 제한까지 가?",
+          "조례 해석 뭐가 잘못된 건데", "처분 수준은?", "투자 심사를 안 거친 게 어떤 법령 위반이야?"]
+"""Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
+One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
+fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""
 
 
 @pytest.mark.parametrize("question", [
@@ -66,8 +68,8 @@ def test_no_question_of_the_case_gold_sets_is_taken_for_a_manual_question(servic
         texts += [t["text"] for line in path.read_text(encoding="utf-8").splitlines() for t in json.loads(line)["turns"]]
     assert len(texts) > 1000
     assert [q for q in texts if asks_about_manual(q)] == []
-    # with the manual's words: follow-ups ('근거 조항은?') and a chat turn, which the graph does not ask about (it asks
-    # only of new deep questions, tests below); pinned so that a wider rule shows here
+    # with the manual's words: follow-ups ('근거 조항은?') and a chat turn, which the graph mostly does not ask about (it asks
+    # only of new deep questions, tests below; one exception in PINNED's docstring); pinned so that a wider rule shows here
     manual = sorted({q for q in texts if asks_about_manual(q, vocabulary)})
     assert manual == PINNED, manual
 
