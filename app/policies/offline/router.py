@@ -10,12 +10,15 @@ Rule order (first match wins):
    after a report turn, an edit of the draft ("근거 법령 부분 더 자세히 써줘") -> report;
 2. greetings, thanks, help, self-introductions, small talk, questions about the conversation
    -> chat (unless the message also asks about audit content);
-3. count / list / group-by / top-N -> fast (SQL);
+3. count / list / group-by / top-N over the findings table -> fast (SQL): a count names a unit
+   of it (지적, 처분, 사례, 감사, 기관, …) or nothing else; a number a case holds ('민자 못 구한
+   지자체가 몇 곳이었어') is read by the deep track;
 4. after a fast turn, a refinement ("그중 시정은?", "곡성군은?") -> fast;
 5. ordinals, anaphora, "자세히" -> deep; audit content (institutions, dispositions, glossary
    terms, or specific terms of the ingested corpus) -> deep;
 6. otherwise the nearest labelled examples (chat / fast / deep; a document request is never
-   guessed).
+   guessed); right after a case was shown, a question they would send to chat or fast asks about
+   that case -> deep.
 """
 
 from __future__ import annotations
@@ -66,17 +69,25 @@ _DEMONSTRATIVE = re.compile(
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
-_FINDING_UNITS = r"지적(?:\s*사항)?|처분(?:\s*요구)?|징계|주의|통보|시정|변상|고발|문책|경고|권고|사례|감사|보고서|기관"
+_FINDING_UNITS = r"지적(?:\s*사항)?|처분|징계|주의|통보|시정|변상|고발|문책|경고|권고|사례|감사(?:\s*결과)?|보고서|기관"
+_HOW_MANY = r"몇\s*(?:건|개|곳|번)(?!\s*(?:째|월))"
 _COUNT = re.compile(
-    rf"(?:{_FINDING_UNITS})(?:은|는|이|가|도|을|를|만|이랑|\s*요구|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?몇\s*(?:건|개|곳|번)"
-    r"|건수|개수"
-    r"|(?:how many|number of|\bcount\b)(?=.*(?:finding|disposition|case|audit|report|institution|agenc|request|of (?:those|them)"
-    r"|주의|통보|징계|시정|변상|고발|처분|지적))",
+    rf"(?:{_FINDING_UNITS})(?:\s*요구)?(?:은|는|이|가|도|을|를|만|이랑|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?{_HOW_MANY}"
+    rf"|(?:{_FINDING_UNITS})(?:\s*요구)?\s*(?:된|받은|나온|요구된)\s*(?:건|게|거|것)(?:은|는|이|가)?\s*{_HOW_MANY}"
+    rf"|{_HOW_MANY}\s*(?:이나\s*)?(?:지적|적발|나왔|받았)"
+    rf"|건수|(?:{_FINDING_UNITS})(?:\s*요구)?\s*(?:별\s*)?개수"
+    r"|(?:how many|number of|\bcount(?: of| the)?)\s+(?:\w+\s+){0,2}?(?:findings?|cases|audits|reports|institutions|agencies|dispositions"
+    r"|requests|cautions|notices|disciplinary)\b"
+    r"|(?:how many|number of|\bcount\b).*(?:주의|통보|징계|시정|변상|고발|처분|지적)",
     re.I,
 )
 """A count over the findings table: of findings, dispositions, cases, audits, reports or
-institutions ('주의 처분은 모두 몇 건이야?', '해운대구 지적 몇개?', '통보 건수'), not of what a case
-holds ('민자 못 구한 지자체가 몇 곳이었어', '계약 해지된 지도자 몇명': the deep track reads the case)."""
+institutions ('주의 처분은 모두 몇 건이야?', '징계 요구는 몇 건이야?', '지적된 건 몇 개야?', '통보 건수',
+'how many cautions…'), not of what a case holds ('민자 못 구한 지자체가 몇 곳이었어', '계약 해지된
+지도자 몇명', '누락된 자산 개수는?', 'how many times was the price revised?': the deep track reads
+the case). A bare '몇 건' with nothing else to count ('해수부 몇 건이야?', '2023년엔 몇 건이야?') counts
+findings too (``OfflineRouter._bare_count``)."""
+_BARE_COUNT = re.compile(r"몇\s*건|총\s*몇")
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
 _TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
@@ -111,7 +122,7 @@ _CASE_REF = re.compile(r"(?<![가-힣])(그|이|해당)\s*(건|사례|지적)|th
 _REFINE = re.compile(r"^(그중|그 중|이 중|그럼|그러면|그리고|and|then|what about|of those|among them)|(은|는|만 보면|보면)\?*$|\bonly\b", re.I)
 _NEVER_MIND = r"상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|무관하게|빼고|말고|제외하고|신경\s*(?:쓰지\s*말고|안\s*써도|끄고)"
 _RELAX_PERIOD = re.compile(
-    rf"(?:연도|년도|기간|시기|시점|(?<![가-힣])해)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})"
+    rf"(?:연도|년도|기간|시기|시점)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})|(?<![가-힣])해(?:는|은)?\s+(?:{_NEVER_MIND})"
     r"|(?:ignore|drop|forget(?: about)?|without|never mind|don't worry about)\s+the\s+(?:year|period|date)"
     r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years",
     re.I,
@@ -139,9 +150,8 @@ _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 """'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
-    r"|다른\s*(?:데|곳|기관|지자체|부처|지역|시군|시도)(?:에서|에는?|에도|도|는|은)?(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
-    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)"  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
-    r"|(?<![가-힣])(?:비슷|유사)하게(?![가-힣])",  # '비슷하게 지자체가 새로 지은 건물을 … 방치한 사례는?': like the one shown
+    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|에는|도)(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
+    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     re.I,
 )
 _LIKE_SHOWN = re.compile(
@@ -149,6 +159,8 @@ _LIKE_SHOWN = re.compile(
 )
 """Cases 'like this' ('이렇게 사업기간을 빡빡하게 잡아서 부실해진 다른 건도', '다른 시군 결산에서도 이런 거
 잡힌 적 있어?'): whatever the words, the pattern is the one shown."""
+_ASKS_FOR_CASES = re.compile(r"있(?:어|었|나|니|냐|을까|는지)|사례|케이스|\b(?:any|other|more)\b", re.I)
+"""... and asks whether there are such cases (other than the one shown), not about it ('이런 거 처분은 보통 어떻게 돼?')."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
@@ -218,7 +230,7 @@ class OfflineRouter:
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
         anaphora = any(a in low for a in ANAPHORA) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
-        sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q))
+        sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
         manual = False
@@ -284,7 +296,7 @@ class OfflineRouter:
         # other cases than the one shown, which the search leaves out: like it ('그럼 다른 기관에서 비슷한 사례는?',
         # '용역 쪽 비슷한 사례는?': its pattern searched) or of a pattern of their own ('감정평가 관련해서 다른 사례는?')
         other_cases = (follow_up or pivot) and track == "deep" and not restated and bool(retained) and bool(
-            _OTHER_CASES.search(q)) and not _SAME_REPORT.search(q)
+            _OTHER_CASES.search(q) or (_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))) and not _SAME_REPORT.search(q)
         pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
@@ -368,15 +380,17 @@ class OfflineRouter:
             return False, False, None
         if _NEW_TOPIC.search(q):
             return False, True, None
-        if ords or anaphora or _SAME_REPORT.search(q) or _LIKE_SHOWN.search(q):
+        if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
         seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         content = self._content(q)
         if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not _OTHER_CASES.search(q):
-            return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
+            return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지', '2021년에도 이런 거 있었어?'
             # ('2020년 담양군 감사에서도 비슷한 거 나왔었어?' asks about what was shown: below)
+        if _LIKE_SHOWN.search(q):
+            return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
@@ -406,6 +420,11 @@ class OfflineRouter:
         if elsewhere:
             return False, True, None
         return (True, False, None) if coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
+
+    def _bare_count(self, q: str) -> bool:
+        """'몇 건' with nothing to count but findings: the question names no content beside
+        institutions and a period ('해수부 몇 건이야?', '총 몇 건이야?')."""
+        return bool(_BARE_COUNT.search(q)) and not self._content(_YEAR_WORDS.sub(" ", q))
 
     def _weighted_coverage(self, content: set[str], context: set[str]) -> float:
         """The IDF-weighted share of the content words the reports use that ``context`` holds

@@ -76,8 +76,9 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
 
 def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc]) -> set[str]:
     """The key terms the answer covers the question (``q_terms``) with: those of the one cited
-    finding that covers most of them (its passages, finding and report titles and institutions: '곡성군의회 지적사항'
-    is answered by its findings; and the answer's sentences that cite it alone), or of all of them when
+    finding that covers most of them (its passages, title and institutions: '곡성군의회 지적사항'
+    is answered by its findings; its report's title when the question names a report; and the
+    answer's sentences that cite it alone), or of all of them when
     the question lists several cases ('A 건이랑 B 건'). A question's pattern is one finding's
     problem: three findings that each share a word with it do not answer it together."""
     groups: dict[str, set[str]] = {}
@@ -86,7 +87,8 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
         cited = [docs[n - 1] for n in s.citations if 0 < n <= len(docs)]
         for n in {n for n in s.citations if 0 < n <= len(docs)} - read:
             d = docs[n - 1]
-            text = f"{d.get('finding_title') or ''}\n{d.get('report_title') or ''}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
+            report = (d.get("report_title") or "") if _NAMES_REPORT.search(question) else ""  # '그 강원도 감사에서 …': its title answers that
+            text = f"{d.get('finding_title') or ''}\n{report}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
             groups.setdefault(_case(d), set()).update(key_terms(text))
             read.add(n)
         if len({_case(d) for d in cited}) == 1:  # a lead that cites several findings names the first one's title: not theirs
@@ -94,6 +96,10 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
     if enumerated(question) or len(groups) <= 1:
         return set().union(*groups.values())
     return max(groups.values(), key=lambda t: len(q_terms & t))
+
+
+_NAMES_REPORT = re.compile(r"감사|보고서|\baudit|\breport", re.I)
+"""A question that names the report it asks about: the title on the card counts."""
 
 
 def _case(d: Doc) -> str:
