@@ -258,8 +258,8 @@ def test_utility_counts_the_report_shown_and_not_the_words_that_frame_the_reques
     assert verifier.verify("그 가람도 감사에서 나머지", answer, docs).useful  # the card names the report; '나머지' frames the request
     assert "question-term coverage 1.00" in verifier.verify("재무제표 누락이 무슨 얘기야", answer, docs).reasoning
     assert not verifier.verify("그 나라도 감사에서 나머지", answer, docs).useful  # another report's name is not covered
-    assert not verifier.verify("가람도 재무제표 누락", answer, docs).useful or "coverage 1.00" not in verifier.verify(
-        "가람도 재무제표 누락", answer, docs).reasoning  # a question that names no report: the title is not its evidence
+    # a question that names no report (감사원 is no report): the title is not its evidence
+    assert "question-term coverage 0.67" in verifier.verify("가람도 재무제표 누락 감사원 지적", answer, docs).reasoning
 
 
 def test_chat_memory_and_help():
@@ -393,7 +393,10 @@ def test_other_cases_follow_when_their_pattern_is_the_one_shown(router):
     d = weighted.route("이렇게 바닷가 시설 방치한 다른 사례도 있어?", history, retained)
     assert d.follow_up and d.other_cases  # cases 'like this': the pattern shown, whatever the words
     d = weighted.route("2021년에도 이런 거 있었어?", history, retained)
-    assert d.pivot and not d.follow_up  # another period: not the case shown
+    assert d.follow_up and d.other_cases and d.year_from == 2021  # the pattern shown, in another period
+    assert weighted.route("2021년 감사에서는 뭐 나왔어?", history, retained).pivot  # another period, nothing like the case asked
+    for q in ("이렇게 처리한 근거 규정 있어?", "이런 경우 처분 기준 있어?", "다른 부처에도 통보했어?"):
+        assert not weighted.route(q, history, retained).other_cases, q  # about the case shown, not for other cases
     d = weighted.route("이 건에서 다른 기관은 뭘 받았어?", history, retained)
     assert d.follow_up and not d.other_cases  # about the case shown, not others
     assert not weighted.route("다른 지역 업체한테 수의계약 몰아준 사례", history, retained).follow_up  # a pattern of its own
@@ -408,12 +411,14 @@ def test_a_count_of_findings_is_a_lookup_a_number_in_a_case_is_read_there(router
         assert d.track == "deep" and not d.sql_intent, q  # what the case shown holds
     assert router.route("폐업하거나 넘긴 데는 몇 개였어", shown, retained).follow_up
     assert router.route("해수부 정기감사 다기능어항 건은 민자 못 구한 지자체가 몇 곳이었어", [], []).track == "deep"
-    for q in ("그 사례에서 누락된 자산 개수는?", "how many people did the auditors interview?", "그 감사 몇 개월 했어?"):
-        assert not router.route(q, shown, retained).sql_intent, q  # no unit of the findings table counted
+    for q in ("그 사례에서 누락된 자산 개수는?", "how many people did the auditors interview?", "그 감사 몇 개월 했어?", "관련자 총 몇 명이야?",
+              "위반 몇 건이었어?", "그 건에서 부정수급 건수는 얼마야?", "비슷한 사례 몇 개 더 보여줘", "이런 거 몇 건이나 있어?"):
+        assert router.route(q, shown, retained).track == "deep", q  # no unit of the findings table counted: the case shown
     for q in ("주의 처분 총 몇건이야?", "해운대구 지적 몇개?", "지방공항건설사업처분요구몇건", "지적사항 중에 몇 개가 징계야?",
               "통보 건수", "how many findings did the ministry of oceans get?", "and how many of those were 주의?",
               "징계 요구는 몇 건이야?", "지적된 건 몇 개야?", "그 감사에서 몇 건 지적됐어?", "감사 결과 몇 건", "how many cautions were issued?",
-              "해수부 몇 건이야?", "총 몇 건이야?", "2023년엔 몇 건이야?"):  # a bare '몇 건': nothing else to count
+              "how many sanctions were issued?", "성과감사 유형만 건수 세줘",
+              "해수부 몇 건이야?", "해수부는 몇 개야?", "총 몇 건이야?", "2023년엔 몇 건이야?"):  # a bare '몇 건': nothing else to count
         d = router.route(q, shown, retained)
         assert d.track == "fast" and d.sql_intent, q  # counted over the findings table
 

@@ -62,7 +62,7 @@ words that only frame the request ('무슨 얘기야', '나머지')."""
 FUNCTION_WORDS = frozenset(
     "the a an to of in on for at by with from is are was were be been did do does get got they them their it its this that "
     "these those there just only also then so and or but ignore find issue one case big much many how what which when where "
-    "why".split()
+    "why any".split()
 )
 """English words that carry no topic (Korean particles never reach the key terms)."""
 ORDINAL_WORDS = {

@@ -70,14 +70,14 @@ _DEMONSTRATIVE = re.compile(
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _FINDING_UNITS = r"지적(?:\s*사항)?|처분|징계|주의|통보|시정|변상|고발|문책|경고|권고|사례|감사(?:\s*결과)?|보고서|기관"
-_HOW_MANY = r"몇\s*(?:건|개|곳|번)(?!\s*(?:째|월))"
+_HOW_MANY = r"몇\s*(?:건|개|곳|번)(?!\s*(?:째|월|더)|만)"
 _COUNT = re.compile(
     rf"(?:{_FINDING_UNITS})(?:\s*요구)?(?:은|는|이|가|도|을|를|만|이랑|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?{_HOW_MANY}"
     rf"|(?:{_FINDING_UNITS})(?:\s*요구)?\s*(?:된|받은|나온|요구된)\s*(?:건|게|거|것)(?:은|는|이|가)?\s*{_HOW_MANY}"
     rf"|{_HOW_MANY}\s*(?:이나\s*)?(?:지적|적발|나왔|받았)"
-    rf"|건수|(?:{_FINDING_UNITS})(?:\s*요구)?\s*(?:별\s*)?개수"
+    rf"|(?:{_FINDING_UNITS}|유형|종류)(?:\s*요구)?(?:만|별)?\s*(?:건수|개수)"
     r"|(?:how many|number of|\bcount(?: of| the)?)\s+(?:\w+\s+){0,2}?(?:findings?|cases|audits|reports|institutions|agencies|dispositions"
-    r"|requests|cautions|notices|disciplinary)\b"
+    r"|requests|cautions?|notices?|disciplinary|sanctions|warnings|violations|recommendations|issues)\b"
     r"|(?:how many|number of|\bcount\b).*(?:주의|통보|징계|시정|변상|고발|처분|지적)",
     re.I,
 )
@@ -85,9 +85,9 @@ _COUNT = re.compile(
 institutions ('주의 처분은 모두 몇 건이야?', '징계 요구는 몇 건이야?', '지적된 건 몇 개야?', '통보 건수',
 'how many cautions…'), not of what a case holds ('민자 못 구한 지자체가 몇 곳이었어', '계약 해지된
 지도자 몇명', '누락된 자산 개수는?', 'how many times was the price revised?': the deep track reads
-the case). A bare '몇 건' with nothing else to count ('해수부 몇 건이야?', '2023년엔 몇 건이야?') counts
-findings too (``OfflineRouter._bare_count``)."""
-_BARE_COUNT = re.compile(r"몇\s*건|총\s*몇")
+the case). A bare '몇 건 / 몇 개' with nothing else to count ('해수부 몇 건이야?', '2023년엔 몇 건이야?')
+counts findings too (``OfflineRouter._bare_count``); '몇 개 더', '몇 개만' ask for a few, not a count."""
+_BARE_COUNT = re.compile(r"몇\s*(?:건|개)(?!\s*(?:째|월|더)|만)")
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
 _TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
@@ -150,17 +150,25 @@ _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 """'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
-    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|에는|도)(?![가-힣])|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
+    r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])"
+    r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
     r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     re.I,
 )
 _LIKE_SHOWN = re.compile(
-    r"(?<![가-힣])(?:이렇게|이런\s*식으로|이런\s*(?:거|것|건|사례|일|문제|경우)|비슷하게|유사하게)(?![가-힣])|\blike (?:this|that)\b", re.I
+    r"(?<![가-힣])(?:이렇게|이런\s*(?:거|것|건|사례|일|문제|경우)(?:가|이|도|는|에|들)?|비슷하게|유사하게)(?![가-힣])|\blike (?:this|that)\b", re.I
 )
 """Cases 'like this' ('이렇게 사업기간을 빡빡하게 잡아서 부실해진 다른 건도', '다른 시군 결산에서도 이런 거
 잡힌 적 있어?'): whatever the words, the pattern is the one shown."""
-_ASKS_FOR_CASES = re.compile(r"있(?:어|었|나|니|냐|을까|는지)|사례|케이스|\b(?:any|other|more)\b", re.I)
-"""... and asks whether there are such cases (other than the one shown), not about it ('이런 거 처분은 보통 어떻게 돼?')."""
+_ASKS_FOR_CASES = re.compile(
+    r"(?:거|것|건|사례|케이스|데|곳|적|경우)(?:가|이|도|는|들)?\s*(?:또\s*|더\s*)?(?:있|나왔|적발)|(?:또|더)\s*있|\b(?:any other|other|more)\b", re.I
+)
+"""... and asks whether there are such cases (other than the one shown), not about it ('이런 거 처분은
+보통 어떻게 돼?', '이렇게 처리한 근거 규정 있어?')."""
+
+
+def _asks_like_shown(q: str) -> bool:
+    return bool(_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
@@ -296,7 +304,7 @@ class OfflineRouter:
         # other cases than the one shown, which the search leaves out: like it ('그럼 다른 기관에서 비슷한 사례는?',
         # '용역 쪽 비슷한 사례는?': its pattern searched) or of a pattern of their own ('감정평가 관련해서 다른 사례는?')
         other_cases = (follow_up or pivot) and track == "deep" and not restated and bool(retained) and bool(
-            _OTHER_CASES.search(q) or (_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))) and not _SAME_REPORT.search(q)
+            _OTHER_CASES.search(q) or _asks_like_shown(q)) and not _SAME_REPORT.search(q)
         pattern_shown = self._shown_pattern(ords, retained) if other_cases else ""
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
@@ -367,7 +375,8 @@ class OfflineRouter:
         turns. ``matched`` is the position (1-based, as shown) of the shown finding a follow-up
         matches, when that match is why it follows.
 
-        A reference ('그 건', '이 직원', 'same audit', cases 'like this') follows; a new organisation, institution or
+        A reference ('그 건', '이 직원', 'same audit') follows, and so do cases 'like this' unless
+        they name a new organisation or period; a new organisation, institution or
         period pivots. Otherwise the question's own content decides: with at most one content
         word it asks about what was shown ('처분은?', '금액은 얼마였어'), unless that word matches
         another finding strongly ('메타프로방스 건은?'); a question asking for other cases follows
@@ -386,9 +395,11 @@ class OfflineRouter:
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         content = self._content(q)
-        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not _OTHER_CASES.search(q):
-            return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지', '2021년에도 이런 거 있었어?'
-            # ('2020년 담양군 감사에서도 비슷한 거 나왔었어?' asks about what was shown: below)
+        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not (
+            _OTHER_CASES.search(q) or _asks_like_shown(q)
+        ):
+            return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
+            # ('2020년 담양군 감사에서도 비슷한 거 나왔었어?', '2021년에도 이런 거 있었어?' ask for what was shown, then: below)
         if _LIKE_SHOWN.search(q):
             return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
         if institutions:
@@ -422,13 +433,18 @@ class OfflineRouter:
         return (True, False, None) if coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
 
     def _bare_count(self, q: str) -> bool:
-        """'몇 건' with nothing to count but findings: the question names no content beside
-        institutions and a period ('해수부 몇 건이야?', '총 몇 건이야?')."""
-        return bool(_BARE_COUNT.search(q)) and not self._content(_YEAR_WORDS.sub(" ", q))
+        """'몇 건 / 몇 개' with nothing to count but findings: the question names no word beside
+        institutions and a period ('해수부 몇 건이야?', '작년엔 몇 개였어?', '총 몇 건이야?'; not '위반 몇
+        건이었어?', nor '이런 거 몇 건이나 있어?' about a case shown)."""
+        if not _BARE_COUNT.search(q) or _LIKE_SHOWN.search(q) or _DEICTIC.search(q):
+            return False
+        words = self.content_terms(_YEAR_WORDS.sub(" ", q)) - FUNCTION_WORDS
+        return not [t for t in words if not (self.catalog.find(t) or self.catalog.find(t.upper()))]
 
     def _weighted_coverage(self, content: set[str], context: set[str]) -> float:
         """The IDF-weighted share of the content words the reports use that ``context`` holds
-        (a word no report uses cannot be in what was shown, and says nothing either way)."""
+        (a word no report uses cannot be in what was shown, and is left out; 0 when no word is
+        left to weigh)."""
         weights = {t: w for t in content if (w := self.idf(t)) is not None}
         total = sum(weights.values())
         return sum(w for t, w in weights.items() if t in context) / total if total else 0.0
@@ -436,7 +452,7 @@ class OfflineRouter:
     def _content(self, q: str) -> set[str]:
         """The question's own content words: not the facet asked for, not institution names, not
         'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
-        asked = _OTHER_CASES.sub(" ", without_ordinals(q))
+        asked = _LIKE_SHOWN.sub(" ", _OTHER_CASES.sub(" ", without_ordinals(q)))
         facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE)
         return {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
 

@@ -98,7 +98,7 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
     return max(groups.values(), key=lambda t: len(q_terms & t))
 
 
-_NAMES_REPORT = re.compile(r"감사|보고서|\baudit|\breport", re.I)
+_NAMES_REPORT = re.compile(r"감사(?!원|관)|보고서|\baudit|\breport", re.I)
 """A question that names the report it asks about: the title on the card counts."""
 
 
