@@ -169,6 +169,8 @@ _ASKS_FOR_CASES = re.compile(
 
 def _asks_like_shown(q: str) -> bool:
     return bool(_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))
+
+
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
@@ -381,8 +383,9 @@ class OfflineRouter:
         word it asks about what was shown ('처분은?', '금액은 얼마였어'), unless that word matches
         another finding strongly ('메타프로방스 건은?'); a question asking for other cases follows
         when its pattern is the one shown (most of its IDF-weighted words are in what was shown)
-        and pivots when the pattern is its own; it follows when a finding shown scores near the best one (at whatever level:
-        '누가 책임졌어' matches nothing much, but what was shown as well as anything), pivots when a
+        and pivots when the pattern is its own; it follows when a finding shown scores near the
+        best one (at whatever level: '누가 책임졌어' matches nothing much, but what was shown as
+        well as anything), pivots when a
         finding not shown matches it clearly, and otherwise follows when its words come from what
         was shown."""
         if not retained or track == "chat":
