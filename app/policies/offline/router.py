@@ -69,7 +69,8 @@ _DEMONSTRATIVE = re.compile(
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
-_FINDING_UNITS = r"지적(?:\s*사항)?|처분|징계|주의|통보|시정|변상|고발|문책|경고|권고|사례|감사(?:\s*결과)?|보고서|기관"
+_DISPOSITION_WORDS = "|".join(DISPOSITIONS)
+_FINDING_UNITS = rf"지적(?:\s*사항)?|처분|{_DISPOSITION_WORDS}|경고|사례|감사(?:\s*결과)?|보고서|기관"
 _HOW_MANY = r"몇\s*(?:건|개|곳|번)(?!\s*(?:째|월|더)|만)"
 _COUNT = re.compile(
     rf"(?:{_FINDING_UNITS})(?:\s*요구)?(?:은|는|이|가|도|을|를|만|이랑|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?{_HOW_MANY}"
@@ -78,7 +79,7 @@ _COUNT = re.compile(
     rf"|(?:{_FINDING_UNITS}|유형|종류)(?:\s*요구)?(?:만|별)?\s*(?:건수|개수)"
     r"|(?:how many|number of|\bcount(?: of| the)?)\s+(?:\w+\s+){0,2}?(?:findings?|cases|audits|reports|institutions|agencies|dispositions"
     r"|requests|cautions?|notices?|disciplinary|sanctions|warnings|violations|recommendations|issues)\b"
-    r"|(?:how many|number of|\bcount\b).*(?:주의|통보|징계|시정|변상|고발|처분|지적)",
+    rf"|(?:how many|number of|\bcount\b).*(?:{_DISPOSITION_WORDS}|처분|지적)",
     re.I,
 )
 """A count over the findings table: of findings, dispositions, cases, audits, reports or
