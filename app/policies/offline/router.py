@@ -71,7 +71,9 @@ _DEMONSTRATIVE = re.compile(
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 _FINDING_UNITS = rf"지적(?:\s*사항)?|처분|{_DISPOSITION_WORDS}|경고|사례|감사(?:\s*결과)?|보고서|기관"
-_HOW_MANY = r"몇\s*(?:건|개|곳|번)(?!\s*(?:째|월|더)|만)"
+_NOT_A_FEW = r"(?!\s*(?:째|월|더)|만)"
+"""'몇 번째', '몇 개월', '몇 개 더', '몇 개만': an ordinal, a duration, a few: no count."""
+_HOW_MANY = rf"몇\s*(?:건|개|곳|번){_NOT_A_FEW}"
 _COUNT = re.compile(
     rf"(?:{_FINDING_UNITS})(?:\s*요구)?(?:은|는|이|가|도|을|를|만|이랑|\s*중에?서?)?\s*(?:(?:총|모두|전부|다|각각|전체)\s*)?{_HOW_MANY}"
     rf"|(?:{_FINDING_UNITS})(?:\s*요구)?\s*(?:된|받은|나온|요구된)\s*(?:건|게|거|것)(?:은|는|이|가)?\s*{_HOW_MANY}"
@@ -88,7 +90,7 @@ institutions ('주의 처분은 모두 몇 건이야?', '징계 요구는 몇 �
 지도자 몇명', '누락된 자산 개수는?', 'how many times was the price revised?': the deep track reads
 the case). A bare '몇 건 / 몇 개' with nothing else to count ('해수부 몇 건이야?', '2023년엔 몇 건이야?')
 counts findings too (``OfflineRouter._bare_count``); '몇 개 더', '몇 개만' ask for a few, not a count."""
-_BARE_COUNT = re.compile(r"몇\s*(?:건|개)(?!\s*(?:째|월|더)|만)")
+_BARE_COUNT = re.compile(rf"몇\s*(?:건|개){_NOT_A_FEW}")
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
 _TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
