@@ -44,6 +44,8 @@ class StoreScope:
     """Years of the ingested reports."""
     text: str
     """Every chunk's text and every report title, whitespace removed (for 'is this name anywhere')."""
+    findings: dict[str, str]
+    """Each finding's chunks, whitespace removed (for 'which findings mention this name')."""
 
 
 class Container:
@@ -133,8 +135,14 @@ class Container:
             return cached[1]
         with self.sessions() as s:
             years = {y for (y,) in s.execute(select(Report.year)) if y}
-            texts = [t for (t,) in s.execute(select(Chunk.text))] + [t for (t,) in s.execute(select(Report.title))]
-        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join(texts)))
+            chunks = s.execute(select(Chunk.finding_id, Chunk.text).order_by(Chunk.finding_id, Chunk.ordinal)).all()
+            titles = [t for (t,) in s.execute(select(Report.title))]
+        by_finding: dict[str, list[str]] = {}
+        for finding_id, text in chunks:
+            if finding_id:
+                by_finding.setdefault(finding_id, []).append(text)
+        flat = {f: re.sub(r"\s+", "", "\n".join(ts)) for f, ts in by_finding.items()}
+        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join([t for _, t in chunks] + titles)), flat)
         self.__dict__["_scope"] = (version, scope)
         return scope
 

@@ -98,6 +98,10 @@ class GraphServices(Protocol):
         """What the question names that the store does not cover ('2019년', '한국도로공사'); empty
         when the reports could hold an answer."""
 
+    def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
+        """Organisations the question names that the reports mention but no finding is about
+        ('장흥군'): the ids of the findings that mention each; empty when the filters name one."""
+
     def search_manual(self, question: str, k: int) -> list[Doc]:
         """The audit manual's clauses that answer a question about the manual itself, best first,
         as evidence (section ``MANUAL_SECTION``)."""

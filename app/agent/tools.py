@@ -13,7 +13,13 @@ from sqlalchemy.orm import selectinload
 from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.fields import dispositions
-from app.policies.offline.intent import enumerated, named_organisations, question_kind
+from app.policies.offline.intent import (
+    asks_for_mentions,
+    enumerated,
+    named_organisations,
+    proper_organisation,
+    question_kind,
+)
 from app.policies.offline.lexicon import squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
@@ -32,8 +38,12 @@ from graph.vocab import (
 )
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
+_HANGUL = re.compile(r"[가-힣]")
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
+MENTIONED_MAX = 5
+"""An organisation no finding is about but some mention ('장흥군', '김포시') scopes the search to
+the findings that mention it, when at most this many do (more: a common word, not a scope)."""
 
 
 class AgentTools:
@@ -88,16 +98,40 @@ class AgentTools:
         if (y0 or y1) and not any((y0 or 0) <= y <= (y1 or 9999) for y in scope.years):
             gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
         known = {squash(n) for n in filters.get("institutions") or []}
-        for name in named_organisations(question):
+        names = named_organisations(question)
+        held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
+        for name in names:
             flat = squash(name)
             if flat in known or flat in scope.text or _MONEY.search(name):
                 continue
+            if held and not _HANGUL.search(name):
+                continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': named in Korean too
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
                 continue  # 'Damyang County', 'Ministry of Oceans and Fisheries'
             gaps.append(name)
         return gaps
+
+    def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
+        """Organisations a question about where they appear in the reports names by their own
+        name, in Korean, that the reports mention but no finding is about ('전남 장흥군이 언급된 지적',
+        '김포시 관련해서 나오는 거'): the findings that mention each. Empty when the filters already
+        name an institution, report or finding, and for other questions: '영광군 감사 결과도 있어?'
+        asks for an audit of 영광군, '한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례' for a pattern, which a
+        finding that names them in passing does not answer."""
+        if any(filters.get(k) for k in ("institutions", "report_ids", "finding_ids")) or not asks_for_mentions(question):
+            return {}
+        scope, catalog = self.container.scope(), self.container.catalog()
+        out: dict[str, list[str]] = {}
+        for name in named_organisations(question):
+            flat = squash(name)
+            if not _HANGUL.search(name) or flat not in scope.text or catalog.find(name) or not proper_organisation(name):
+                continue
+            ids = [f for f, text in scope.findings.items() if flat in text]
+            if 0 < len(ids) <= MENTIONED_MAX:
+                out[name] = ids
+        return out
 
     def search_manual(self, question: str, k: int) -> list[Doc]:
         asked = self.container.glossary.in_korean(question)  # 'subsidy settlement' -> 보조금 정산

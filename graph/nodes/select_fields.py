@@ -23,10 +23,14 @@ def build(services: GraphServices):
         filters = fields.model_dump(exclude={"reasoning", "search_query", "source"}, exclude_defaults=True)
         if excluded := (state.get("filters") or {}).get("exclude_finding_ids"):
             filters["exclude_finding_ids"] = excluded  # other cases than the one shown (the route node's)
+        mentioned = services.mentioned(state["question"], filters)
+        if mentioned:  # a name the reports mention in passing: the findings that mention it
+            filters["finding_ids"] = sorted({f for ids in mentioned.values() for f in ids})
         query = fields.search_query or state.get("query") or state["question"]
         gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"
         outside = f"; not in the reports: {', '.join(gaps)}" if gaps else ""
+        outside += f"; mentioned in passing: {', '.join(mentioned)}" if mentioned else ""
         source = f"; source: {fields.source}" if fields.source != "reports" else ""
         update = {"filters": filters, "query": query, "scope_gaps": gaps, "source": fields.source}
         return update, StepInfo(f"filters: {shown}; query: {query}{outside}{source}", decided)

@@ -162,6 +162,25 @@ def test_an_institution_question_presents_its_own_findings_not_its_reports_other
     assert "비공개" in r["answer"]
 
 
+def test_an_organisation_the_reports_only_mention_scopes_an_institution_question_to_the_findings_naming_it(agent, real_services):
+    tools = AgentTools(real_services, real_services.policies)
+    komsa = {"jj20251107_090042-F01", "jj20251118_095512-F02"}  # the two findings whose text names the 공단
+    assert set(tools.mentioned("한국해양교통안전공단이 나오는 지적사항 보여줘", {})["한국해양교통안전공단"]) == komsa
+    assert tools.mentioned("해양교통안전공단 관련해서 보고서에 나온 거 있어?", {})  # without 한국 too
+    assert tools.mentioned("데이터센터 관련 지적사항 있어?", {}) == {}  # a common noun of an organisation's shape
+    assert tools.mentioned("해양수산부 관련 지적사항 있어?", {}) == {}  # an institution findings are about: the catalog's
+    assert tools.mentioned("한국해양교통안전공단 직원이 뇌물 받은 사례", {}) == {}  # a pattern, not the institution's findings
+    assert tools.mentioned("전남 영광군 감사 결과도 있어?", {}) == {}  # an audit of 영광군, which a mention does not answer
+    # named in English and in Korean: the English name is no gap once the Korean one scoped the search
+    en = "Which findings mention the Korea Maritime Transportation Safety Authority (한국해양교통안전공단)?"
+    assert tools.scope_gaps(en, {"finding_ids": sorted(komsa)}) == []
+    assert tools.scope_gaps(en, {}) == ["Korea Maritime Transportation Safety Authority"]
+    r = agent.ask("한국해양교통안전공단이 언급된 감사 지적 있어?", "mentioned-1")
+    assert r["coverage"] == "full" and {e["finding_id"] for e in r["evidence"]} <= komsa
+    assert r["answer"].startswith("한국해양교통안전공단 관련 내용이 나오는 지적사항")
+    _assert_grounded(real_services, r)
+
+
 def test_follow_ups_on_a_shown_case_other_cases_like_it_and_an_institution_it_names(agent):
     thread = "shown-1"
     r = agent.ask("감정평가가 엉터리라 보상금이 과하게 잡힌 사례 있어?", thread)

@@ -118,9 +118,11 @@ class FakeServices:
     sql_queries: list[str] = field(default_factory=list)
     reject_sql: bool = False
     gaps: list[str] = field(default_factory=list)
+    """What scope_gaps reports (the store lacks these years or organisations)."""
+    mentions: dict[str, list[str]] = field(default_factory=dict)
+    """What mentioned reports (names the reports mention in passing, and the findings that do)."""
     sql_result: dict[str, Any] | None = None
     """What run_sql returns (default: one count row)."""
-    """What scope_gaps reports (the store lacks these years or organisations)."""
 
     def search(self, query, k, filters):
         self.searches.append((query, dict(filters)))
@@ -132,6 +134,9 @@ class FakeServices:
 
     def scope_gaps(self, question, filters):
         return list(self.gaps)
+
+    def mentioned(self, question, filters):
+        return {k: list(v) for k, v in self.mentions.items()}
 
     def search_sop(self, query, k):
         return [{"id": "SOP-CLS-01", "title": "주의 요구", "text": "주의는 ...", "score": 1.0}][:k]

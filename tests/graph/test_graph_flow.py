@@ -137,6 +137,15 @@ def test_a_scope_gap_declines_without_grading_or_rewriting():
     assert [c["chunk_id"] for c in state["citations"]] == ["c1", "c2"]
 
 
+def test_an_organisation_mentioned_in_passing_scopes_the_search_to_the_findings_naming_it():
+    svc = FakeServices(ScriptedPolicies(track="deep"), mentions={"나라공단": ["F2", "F1"]})
+    state, _ = run(svc, "나라공단이 언급된 지적 있어?")
+    assert state["filters"]["finding_ids"] == ["F1", "F2"]
+    assert all(f.get("finding_ids") == ["F1", "F2"] for _, f in svc.searches)  # every search the turn made
+    step = next(s for s in state["steps"] if s["node"] == "select_fields")
+    assert "mentioned in passing: 나라공단" in step["summary"]
+
+
 def test_a_scope_gap_on_the_fast_track_declines_too():
     pol = ScriptedPolicies(track="fast")
     state, _ = run(FakeServices(pol, gaps=["한국도로공사"]), "한국도로공사 지적사항 알려줘")

@@ -464,6 +464,22 @@ def test_an_institution_lead_names_the_institution_asked_about():
     assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련")
 
 
+def test_an_institution_the_findings_only_mention_is_named_as_mentioned_and_the_answer_is_useful():
+    base = {**doc(1, "F1"), "institutions": ["가람시"]}
+    docs = [{**base, "chunk_id": "p1", "section": "problems",
+             "text": "그런데 가람시는 나라교통안전공단이 통보한 점검 결과를 반영하지 않고 사업을 추진하였다."},
+            {**base, "chunk_id": "a1", "section": "actions", "text": "가람시장은\n① 앞으로 점검 결과를 반영하시기 바랍니다.(주의)"}]
+    question = "나라교통안전공단이 언급된 감사 지적 있어?"
+    assert question_kind(question) == "institution" and question_kind("나라교통안전공단 관련해서 보고서에 나오는 거 있어?") == "institution"
+    answer = analyst.analyze_documents(question, docs, "")
+    assert answer.sentences[0].text.startswith('나라교통안전공단 관련 내용이 나오는 지적사항 1건을 찾았습니다: "')
+    assert "(가람시 대상)" in answer.sentences[0].text  # whom the finding is about, not '가람시 관련 지적사항'
+    v = verifier.verify(question, answer, docs)
+    assert v.grounded and v.useful, v.reasoning  # '언급된' frames the request; the name is what must be covered
+    # a question about the finding's own institution keeps the plain lead
+    assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련 지적사항 1건")
+
+
 def test_a_table_row_and_its_source_line_are_not_quoted_and_a_footnote_is_an_aside():
     text = ("그런데 행정안전부는 데이터 품질을 점검하지 않았다.\n8) ｢한국공항공사법｣ 제4조 제2항에 따르면 국가는 현물로 출자할 수 있도록 되어 있음\n"
             "▪ 오류 식별이 가능하여 일괄 수정 합계 469 107 27 18 자료: 행정안전부 제출자료 재구성\n또한 개발원은 통합테스트 등 검증업무를 면밀히 수행하지 않았다.")

@@ -22,7 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.policies.offline import quotes
-from app.policies.offline.intent import asks_for_one, asks_for_several, question_kind
+from app.policies.offline.intent import (
+    asks_for_one,
+    asks_for_several,
+    named_organisations,
+    question_kind,
+)
 from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms, squash
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
@@ -180,6 +185,17 @@ def asked_institution(question: str, found: list[Case], items: list[tuple[int, q
     return max(named, key=lambda n: len(squash(n)), default=(found[0].head[1].get("institutions") or [""])[0])
 
 
+def mentioned_only(question: str, found: list[Case], items: list[tuple[int, quotes.Quote, str | None]]) -> str | None:
+    """An organisation the question names that the findings shown mention in their text but are
+    not about ('전남 장흥군이 언급된 지적' over a 해양수산부 finding whose demand names 장흥군), if any."""
+    about = [i for c in found for i in c.head[1].get("institutions") or []] + addressees(items)
+    text = squash(" ".join(d.get("text") or "" for c in found for _, d in c.docs))
+    for name in named_organisations(question):
+        if re.search(r"[가-힣]", name) and squash(name) in text and not any(addressed_in(a, name) for a in about):
+            return name
+    return None
+
+
 def _prefix(text: str, n: int) -> str:
     """The shortest start of ``text`` that holds ``n`` characters other than whitespace."""
     seen = 0
@@ -299,7 +315,10 @@ def _lead(
     if kind == "institution":
         inst = asked_institution(question, found, items)
         more = total - 1
-        if ko:
+        if name := mentioned_only(question, found, items):
+            text = (f"{name} 관련 내용이 나오는 지적사항 {total}건을 찾았습니다: {title}({inst} 대상)" + (f" 외 {more}건" if more else "") + f" {marks}."
+                    if ko else f"{total} finding(s) mention {name}: {title} (about {inst})" + (f" and {more} more" if more else "") + f" {marks}.")
+        elif ko:
             text = f"{inst} 관련 지적사항 {total}건을 찾았습니다: {title}" + (f" 외 {more}건" if more else "") + f" {marks}."
         else:
             text = f"{total} finding(s) concern {inst}: {title}" + (f" and {more} more" if more else "") + f" {marks}."

@@ -43,7 +43,15 @@ _INSTITUTION_ASK = re.compile(
     r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
     r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
-question of this form counts as an institution question only when it names an organisation."""
+question of this form (or ``_MENTION_ASK``'s) counts as an institution question only when it names
+an organisation."""
+_MENTION_ASK = re.compile(
+    r"언급(?:된|되는|됐|한)|관련(?:해서|해|된)?\s*(?:보고서에|감사에)?\s*(?:나오는|나온|나와)|관련\s*내용이?\s*(?:나오|있)|"
+    r"(?:나오는|나온|등장하는|등장한)\s*(?:지적|거|것|건|사례|내용|부분|보고서)|"
+    r"\b(?:involved|mentioned|named|appears?|role)\b.*\b(?:findings?|reports?)\b", re.I)
+"""What the reports say about an organisation wherever it appears ('X가 언급된 지적', 'X 관련해서
+보고서에 나오는 거', 'What role does X play in the findings'), not only the findings about it
+('X 감사 결과')."""
 _LATIN_SHORT_FORM = re.compile(
     r"(?<![A-Za-z])(?:" + "|".join(re.escape(s) for shorts in AGENCY_ALIASES.values() for s in shorts if s.isascii()) + r")(?![A-Za-z])")
 """Institutions written by a Latin short form ('LH 관련 지적사항'), which the suffix rule cannot see."""
@@ -91,7 +99,7 @@ def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
         if rule.search(text):
             return kind
-    if _INSTITUTION_ASK.search(text) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
+    if (_INSTITUTION_ASK.search(text) or _MENTION_ASK.search(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
     return "similar_cases"
 
@@ -123,6 +131,19 @@ def _short_organisation(name: str) -> bool:
     return any(t.tag == "NNP" for t in tokens) or name in MINISTRIES or (
         name[-1] == "청" and len(tokens) == 1 and tokens[0].tag == "NNG"
     )
+
+
+def asks_for_mentions(text: str) -> bool:
+    """An institution question about where an organisation appears in the reports ('전남 장흥군이
+    언급된 지적', 'X 관련해서 보고서에 나오는 거'), not about its own audit ('영광군 감사 결과도 있어?')."""
+    return bool(_MENTION_ASK.search(text)) and question_kind(text) == "institution"
+
+
+def proper_organisation(name: str) -> bool:
+    """An organisation's own name, not a common noun of that shape: Kiwi tags a part of it a
+    proper noun ('장흥군', '한국관광공사'), it is a ministry or a one-noun …청, or it compounds three
+    nouns or more ('해양교통안전공단'); not '데이터센터' or '지방의원'."""
+    return _short_organisation(name) or len(get_kiwi().tokenize(name)) >= 3
 
 
 def named_organisations(text: str) -> list[str]:
