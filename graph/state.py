@@ -42,6 +42,8 @@ class Doc(TypedDict):
     """The retriever's probability that this chunk's finding answers the question."""
     signals: NotRequired[dict[str, float]]
     """The retriever's relevance features for the chunk's finding (offline grading reads them)."""
+    unmatched: NotRequired[list[str]]
+    """The question's distinctive words the chunk's finding never uses: the answer names them."""
     relevance: NotRequired[float]
     """Set by grade_documents: the grader's relevance score in [0, 1]."""
 

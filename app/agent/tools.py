@@ -20,12 +20,13 @@ from app.policies.offline.intent import (
     proper_organisation,
     question_kind,
 )
-from app.policies.offline.lexicon import squash
+from app.policies.offline.lexicon import FACET_TERMS, squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from app.retrieval.sop import SopHit
+from app.text.korean import nouns
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
@@ -39,6 +40,8 @@ from graph.vocab import (
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
+_GLOSS = re.compile(r"(\S+?)\s*\(([^)]*)\)")
+"""A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 MENTIONED_MAX = 5
@@ -83,7 +86,24 @@ class AgentTools:
         else:
             hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
         listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
-        return self.container.finding_ranker.rank(searched[-1], self.query_terms(queries[-1]), hits, sf, listing), hits
+        terms = self.query_terms(queries[-1])
+        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(queries[-1], terms)), hits
+
+    def pattern_nouns(self, query: str, terms: set[str]) -> set[str]:
+        """The nouns that state the query's problem pattern, which a near miss is judged on
+        (``FindingIndex.unmatched``): those Kiwi reads as nouns in context (not '매기고', '고치라고'),
+        without request words ('선례', '조문'), glosses in parentheses ('한예종(한국예술종합학교)'),
+        or organisations, named or as the catalog knows them ('문체부', '전남도청', '곡성'): the
+        scope is the field selector's. An English query: its key terms as the glossary maps them."""
+        if not _HANGUL.search(query):
+            return terms - FACET_TERMS
+        text = _GLOSS.sub(lambda m: " " if named_organisations(m.group(2)) else f" {m.group(1)} ", query)  # '한예종(한국예술종합학교)': both
+        for name in named_organisations(text):
+            text = text.replace(name, " ")
+        aliases = self.container.catalog().aliases
+        return {n for n in nouns(text) - FACET_TERMS
+                if squash(n) not in aliases and not any(a.startswith(squash(n)) and len(a) == len(n) + 1 for a in aliases)
+                and not (len(n) == 2 and n[-1] in "청부")}  # '군청', '본부': an office, not a pattern
 
     def query_terms(self, query: str) -> set[str]:
         """The query's key terms, English ones mapped to the reports' Korean (``Glossary.search_terms``)."""

@@ -219,7 +219,8 @@ def write_report(results: Path, out: Path) -> None:
 ANSWER_COLS = (
     ("questions", "n"), ("top1", "top-1"), ("any_gold", "any gold cited"), ("citation_precision", "cit. precision"),
     ("nuggets", "nuggets"), ("nuggets_vital", "vital"), ("groundedness", "grounded"), ("next_steps_evidence", "next steps"),
-    ("false_abstention", "false abst."), ("abstained_unanswerable", "abstained"), ("artefact_answers", "artefacts"),
+    ("false_abstention", "false abst."), ("abstained_unanswerable", "abstained"), ("partial_answerable", "partial (answerable)"),
+    ("full_unanswerable", "full (unanswerable)"), ("artefact_answers", "artefacts"),
     ("chars_median", "chars p50"), ("ms_p50", "ms p50"), ("ms_p95", "ms p95"),
 )
 

@@ -34,6 +34,8 @@ def _block(recs: list[dict[str, Any]]) -> dict[str, Any]:
         "groundedness": round(1 - bad / cited, 4) if cited else None,
         "false_abstention": _mean([r["abstained"] for r in ans]),
         "abstained_unanswerable": _mean([r["abstained"] for r in una]),
+        "partial_answerable": _mean([r.get("coverage") == "partial" for r in ans]),
+        "full_unanswerable": _mean([r.get("coverage") == "full" for r in una]),
         "next_steps_evidence": _mean([s["evidence"] and not s["repeat"] for s in steps]),
         "artefact_answers": _mean([bool(r["artefacts"]) for r in recs]),
         "chars_median": statistics.median([r["chars"] for r in recs]) if recs else None,

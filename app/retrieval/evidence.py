@@ -35,3 +35,6 @@ class Evidence(BaseModel):
     """The probability that this chunk's finding answers the question (``finding_rank``)."""
     signals: dict[str, float] = Field(default_factory=dict)
     """The features behind ``finding_score``, plus the question-level ``absent`` share."""
+    unmatched: list[str] = Field(default_factory=list)
+    """The question's distinctive nouns this chunk's finding never uses ('음주' asked of the
+    기상특보 출항 finding): the answer says so (``graph/nodes/analyze.py``)."""

@@ -11,7 +11,9 @@ dense vector, its title vector and its key terms, and scores every finding again
   found in the title / the profile / anything the finding says (all its chunks' stored BM25
   terms);
 - ``absent`` (per question, not per finding): the share of its key terms no finding uses at all:
-  a question about a topic the reports never mention scores high.
+  a question about a topic the reports never mention scores high;
+- ``unmatched`` (per finding, for the answer): the question's distinctive nouns the finding never
+  uses, which the answer names so a near miss is not presented as the case asked about.
 
 The relevance model that combines these (and the chunk-level evidence) is in
 ``app/retrieval/finding_rank.py`` (ranking) and ``app/policies/offline/grader.py`` (answerable or not). Profiles are rebuilt when the store changes (the corpus
@@ -21,6 +23,7 @@ version); vectors come from the passage cache, so a rebuild embeds only new find
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,11 +34,15 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
-from app.text.korean import join_broken_lines, morphemes_batch
+from app.text.korean import is_noun, join_broken_lines, morphemes_batch
 
 PROFILE_CHARS = 400
 """Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
 HUB_NEIGHBOURS = 10
+UNMATCHED_IDF = 2.95
+"""A question's noun is distinctive when its IDF over the findings reaches this: over the 69
+findings of the 12 reports, when at most three use it (or none)."""
+_HANGUL = re.compile(r"[가-힣]")
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,7 @@ class FindingIndex:
         self._title_vectors = np.zeros((0, embedder.dim), np.float32)
         self._hub = np.zeros(0, np.float32)
         self._df: dict[str, int] = {}
+        self._by_id: dict[str, FindingProfile] = {}
 
     def _ensure(self) -> None:
         version = self._version()
@@ -111,6 +119,7 @@ class FindingIndex:
                 for term in p.full_terms:
                     df[term] = df.get(term, 0) + 1
             self._df = df
+            self._by_id = {p.id: p for p in self.profiles}
             if rows:
                 self._vectors = self._embedder.embed_passages(texts)
                 self._title_vectors = self._embedder.embed_passages([p.title for p in self.profiles])
@@ -134,6 +143,16 @@ class FindingIndex:
         weights = self._weights(query_terms)
         total = sum(weights.values())
         return sum(w for t, w in weights.items() if not self._df.get(t)) / total if total else 0.0
+
+    def unmatched(self, query_terms: Iterable[str], finding_id: str) -> tuple[str, ...]:
+        """The question's distinctive nouns this finding never uses (``UNMATCHED_IDF``): Korean
+        nouns at most a few findings use, or none ('음주' asked of the 기상특보 출항 finding)."""
+        self._ensure()
+        p = self.profile(finding_id)
+        if p is None:
+            return ()
+        return tuple(sorted(t for t in set(query_terms) if t not in p.full_terms and self.idf(t) >= UNMATCHED_IDF
+                            and _HANGUL.search(t) and len(t) > 1 and is_noun(t)))
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
         """Every finding (or those in ``allowed``) scored against the question."""
@@ -160,4 +179,4 @@ class FindingIndex:
 
     def profile(self, finding_id: str) -> FindingProfile | None:
         self._ensure()
-        return next((p for p in self.profiles if p.id == finding_id), None)
+        return self._by_id.get(finding_id)

@@ -90,6 +90,21 @@ def morphemes(text: str) -> list[str]:
     return list(_morphemes_cached(text))
 
 
+def nouns(text: str) -> set[str]:
+    """The nouns of ``text`` as Kiwi reads them in context (NNG, NNP), lowercased, longer than
+    one character: '안 매기고' gives none ('매기' is a verb there)."""
+    if not text or not text.strip():
+        return set()
+    return {t.form.lower() for t in get_kiwi().tokenize(text) if t.tag in ("NNG", "NNP") and len(t.form) > 1}
+
+
+@lru_cache(maxsize=4096)
+def is_noun(word: str) -> bool:
+    """Kiwi reads the word alone as one noun ('음주', '회의록'; not '부풀리', '돌리')."""
+    tokens = get_kiwi().tokenize(word)
+    return len(tokens) == 1 and tokens[0].tag in ("NNG", "NNP")
+
+
 def morphemes_batch(texts: list[str]) -> list[list[str]]:
     """Content morphemes for many texts, using Kiwi's multi-threaded batch tokenizer."""
     kiwi = get_kiwi()

@@ -27,10 +27,20 @@ MANUAL_NOTE = {
           "it is not an official BAI rule.",
 }
 """Shown under an answer from the manual: what the manual is (``sop/README.md``)."""
+UNMATCHED_NOTE = {
+    "ko": "※ 질문에 쓴 {words} 같은 말은 이 지적사항에 나오지 않습니다. 질문한 사안과 같은 건인지 확인하세요.",
+    "en": "Note: this finding never mentions {words} from your question; check that it is the case you asked about.",
+}
+"""Shown under the lead when the first finding presented never uses a distinctive word of the
+question (the retriever's ``unmatched``: '음주' asked of the 기상특보 출항 finding); the turn's
+coverage is then 'partial'."""
 
 
-def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str, manual: bool = False) -> str:
-    parts = ["\n".join(s.text for s in answer.sentences)]
+def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str, manual: bool = False, unmatched: list[str] | None = None) -> str:
+    lines = [s.text for s in answer.sentences]
+    if unmatched:  # right under the lead
+        lines.insert(1, UNMATCHED_NOTE[lang].format(words=", ".join(f"'{w}'" for w in unmatched)))
+    parts = ["\n".join(lines)]
     if manual:
         parts.append(MANUAL_NOTE[lang])
     if sop:
@@ -105,11 +115,16 @@ def build(services: GraphServices):
             )
             coverage = "full" if docs or _has_rows(sql) else "none"
         answer = decided.value
+        presented = presented_findings(answer, docs) or _listed_findings(sql)
+        unmatched = _unmatched(presented, docs) if coverage == "full" and not manual else []
+        if unmatched:
+            coverage = "partial"
         cites = citations(answer, docs)
         if cites:
             runtime.stream_writer({"event": "evidence", "stage": "cited", "items": cites})
         update: dict[str, Any] = {
-            "answer": render(answer, state.get("sop") or [], language(state["question"]), manual=coverage != "none" and manual),
+            "answer": render(answer, state.get("sop") or [], language(state["question"]), manual=coverage != "none" and manual,
+                             unmatched=unmatched),
             "sentences": [s.model_dump() for s in answer.sentences],
             "citations": cites,
             "suggestions": list(answer.follow_up_questions),
@@ -117,7 +132,6 @@ def build(services: GraphServices):
             "feedback": "",
             "coverage": coverage,
         }
-        presented = presented_findings(answer, docs) or _listed_findings(sql)
         if coverage != "none" and (len(presented) >= 2 or not set(presented) <= set(state.get("listed") or [])):
             update["listed"] = presented if len(presented) >= 2 else []  # a follow-up narrowing to one of them keeps the list
         if coverage == "none":
@@ -153,6 +167,12 @@ def _listed_findings(sql: dict[str, Any] | None) -> list[str]:
         return []
     i = cols.index("id")
     return [str(r[i]) for r in (sql or {}).get("rows") or []][:RETAIN_LISTED]
+
+
+def _unmatched(presented: list[str], docs: list[Doc]) -> list[str]:
+    """The distinctive words of the question the first finding presented never uses."""
+    first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
+    return list((first or {}).get("unmatched") or [])[:3]
 
 
 def presented_findings(answer: AnalystAnswer, docs: list[Doc]) -> list[str]:

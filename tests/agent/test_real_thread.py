@@ -181,6 +181,21 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     _assert_grounded(real_services, r)
 
 
+def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent, real_services):
+    tools = AgentTools(real_services, real_services.policies)
+    q = "어선 선장이 술 마시고 출항했는데 해경이 음주측정을 안 한 사례"
+    assert {"선장", "음주"} <= tools.pattern_nouns(q, tools.query_terms(q))
+    # request words, glosses, organisations and verbs read as nouns alone are not the pattern
+    assert not {"선례", "본부", "해수부", "문체부", "매기"} & tools.pattern_nouns(
+        "과태료를 안 매기고 있었으면 본부(해수부)랑 문체부 선례는?", set())
+    r = agent.ask(q, "near-miss-1")
+    assert r["coverage"] == "partial", r["answer"]
+    lead, note = r["answer"].splitlines()[:2]
+    assert "같은 유형" not in lead and note.startswith("※ 질문에 쓴 ") and "'음주" in note
+    r = agent.ask("결함 있는 어선이 출항하는데도 제대로 통제 안 한 사례", "near-miss-2")
+    assert r["coverage"] == "full" and "※ 질문에 쓴" not in r["answer"]
+
+
 def test_follow_ups_on_a_shown_case_other_cases_like_it_and_an_institution_it_names(agent):
     thread = "shown-1"
     r = agent.ask("감정평가가 엉터리라 보상금이 과하게 잡힌 사례 있어?", thread)

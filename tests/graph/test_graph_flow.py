@@ -137,6 +137,18 @@ def test_a_scope_gap_declines_without_grading_or_rewriting():
     assert [c["chunk_id"] for c in state["citations"]] == ["c1", "c2"]
 
 
+def test_a_first_finding_that_never_uses_a_distinctive_word_of_the_question_makes_the_answer_partial():
+    near_miss = [{**doc(1, "F1"), "unmatched": ["음주", "선장"]}, doc(2, "F2")]
+    state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=near_miss), "선장이 음주하고 출항한 사례")
+    assert state["coverage"] == "partial"
+    lines = state["answer"].splitlines()
+    assert lines[0] == "근거 1 [1]" and lines[1].startswith("※ 질문에 쓴 '음주', '선장' 같은 말은 이 지적사항에 나오지 않습니다")
+    # only the first finding presented counts: a later one lacking a word is no near miss of the answer
+    later = [doc(1, "F1"), {**doc(2, "F2"), "unmatched": ["음주"]}]
+    state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=later), "선장이 음주하고 출항한 사례")
+    assert state["coverage"] == "full" and "※" not in state["answer"]
+
+
 def test_an_organisation_mentioned_in_passing_scopes_the_search_to_the_findings_naming_it():
     svc = FakeServices(ScriptedPolicies(track="deep"), mentions={"나라공단": ["F2", "F1"]})
     state, _ = run(svc, "나라공단이 언급된 지적 있어?")

@@ -464,6 +464,15 @@ def test_an_institution_lead_names_the_institution_asked_about():
     assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련")
 
 
+def test_a_near_miss_is_led_as_the_closest_case_not_as_one_of_the_same_type():
+    docs = [{**doc(1, "F1"), "chunk_id": "p1", "section": "problems", "text": PROBLEMS}]
+    question = "가람시 물품 구매 비리 사례 있어?"
+    assert analyst.analyze_documents(question, docs, "").sentences[0].text.startswith("질문과 같은 유형의 사례 1건을 찾았습니다")
+    near = [{**docs[0], "unmatched": ["비리"]}]
+    lead = analyst.analyze_documents(question, near, "").sentences[0].text
+    assert lead.startswith('질문과 가장 가까운 사례는 "') and "같은 유형" not in lead
+
+
 def test_an_institution_the_findings_only_mention_is_named_as_mentioned_and_the_answer_is_useful():
     base = {**doc(1, "F1"), "institutions": ["가람시"]}
     docs = [{**base, "chunk_id": "p1", "section": "problems",

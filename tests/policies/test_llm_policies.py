@@ -374,6 +374,19 @@ def test_the_analyst_prompt_says_what_this_kind_of_question_leads_with():
     assert ANALYST_BY_KIND["disposition"] not in seen[1]
 
 
+def test_the_analyst_prompt_says_which_words_of_the_question_a_finding_never_uses():
+    seen: list[str] = []
+
+    def answer(messages: list[BaseMessage]) -> str:
+        seen.append(str(messages[-1].content))
+        return js({"sentences": [{"text": "가장 가까운 사례입니다 [1].", "citations": [1], "quote": ""}]})
+
+    near_miss = [{**DOCS[0], "unmatched": ["음주"]}, *DOCS[1:]]
+    policies(scripted(answer)).analyze("선장 음주 출항 사례 있어?", near_miss, [], None, "", [])
+    policies(scripted(answer)).analyze("선장 음주 출항 사례 있어?", DOCS, [], None, "", [])
+    assert "never mentions the question's 음주" in seen[0] and "never mentions" not in seen[1]
+
+
 def test_sql_rows_answer_without_passages():
     reply = {
         "sentences": [

@@ -331,6 +331,10 @@ def _lead(
     if kind == "summary":
         return [AnswerSentence(text=(f"{title} 건의 요지는 다음과 같습니다 [{top_n}]." if ko else f"Summary of {title} [{top_n}]."),
                                citations=[top_n], quote=top.get("finding_title") or "")]
+    if top.get("unmatched"):  # a near miss, which the graph says under the lead: no 'same type'
+        return [AnswerSentence(text=(f"질문과 가장 가까운 사례는 {title}입니다" + (f"(관련 사례 {total}건)" if total > 1 else "") + f" {marks}." if ko
+                                     else f"The closest case is {title}" + (f" ({total} related)" if total > 1 else "") + f" {marks}."),
+                               citations=cites[:3], quote=top.get("finding_title") or "")]
     return [AnswerSentence(text=(f"질문과 같은 유형의 사례 {total}건을 찾았습니다. 가장 가까운 것은 {title}입니다 {marks}." if ko
                                  else f"{total} matching case(s); the closest is {title} {marks}."), citations=cites[:3], quote=top.get("finding_title") or "")]
 
