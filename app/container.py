@@ -111,7 +111,7 @@ class Container:
         problem pattern (no chunk search: profiles, titles and key terms only)."""
         query = pattern(question)
         terms = self.glossary.search_terms(query, self.corpus.idf)
-        ranked = self.finding_ranker.rank(self.glossary.in_korean(query), terms, [], SearchFilters())
+        ranked = self.finding_ranker.rank(self.glossary.in_korean(query), terms, [], SearchFilters(), pattern_terms=set())
         reports = {p.id: p.report_id for p in self.finding_ranker.index.all_profiles()}
         return [(r.finding_id, reports[r.finding_id], r.probability) for r in ranked[:n]]
 

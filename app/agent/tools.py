@@ -40,8 +40,10 @@ from graph.vocab import (
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
-_GLOSS = re.compile(r"(\S+?)\s*\(([^)]*)\)")
+_GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
+_OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
+"""Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 MENTIONED_MAX = 5
@@ -92,18 +94,17 @@ class AgentTools:
     def pattern_nouns(self, query: str, terms: set[str]) -> set[str]:
         """The nouns that state the query's problem pattern, which a near miss is judged on
         (``FindingIndex.unmatched``): those Kiwi reads as nouns in context (not '매기고', '고치라고'),
-        without request words ('선례', '조문'), glosses in parentheses ('한예종(한국예술종합학교)'),
-        or organisations, named or as the catalog knows them ('문체부', '전남도청', '곡성'): the
-        scope is the field selector's. An English query: its key terms as the glossary maps them."""
+        without request words ('선례', '조문'), words glossed in parentheses (both: '한예종(한국예술종합
+        학교)'), or organisations, named, as the catalog knows them or generic offices ('문체부',
+        '전남도청', '곡성', '군청'): the scope is the field selector's. An English query: its key terms as the glossary maps them."""
         if not _HANGUL.search(query):
             return terms - FACET_TERMS
-        text = _GLOSS.sub(lambda m: " " if named_organisations(m.group(2)) else f" {m.group(1)} ", query)  # '한예종(한국예술종합학교)': both
+        text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
         for name in named_organisations(text):
             text = text.replace(name, " ")
         aliases = self.container.catalog().aliases
-        return {n for n in nouns(text) - FACET_TERMS
-                if squash(n) not in aliases and not any(a.startswith(squash(n)) and len(a) == len(n) + 1 for a in aliases)
-                and not (len(n) == 2 and n[-1] in "청부")}  # '군청', '본부': an office, not a pattern
+        return {n for n in nouns(text) - FACET_TERMS - _OFFICES
+                if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
     def query_terms(self, query: str) -> set[str]:
         """The query's key terms, English ones mapped to the reports' Korean (``Glossary.search_terms``)."""
@@ -124,8 +125,8 @@ class AgentTools:
             flat = squash(name)
             if flat in known or flat in scope.text or _MONEY.search(name):
                 continue
-            if held and not _HANGUL.search(name):
-                continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': named in Korean too
+            if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
+                continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
@@ -137,16 +138,21 @@ class AgentTools:
         """Organisations a question about where they appear in the reports names by their own
         name, in Korean, that the reports mention but no finding is about ('전남 장흥군이 언급된 지적',
         '김포시 관련해서 나오는 거'): the findings that mention each. Empty when the filters already
-        name an institution, report or finding, and for other questions: '영광군 감사 결과도 있어?'
-        asks for an audit of 영광군, '한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례' for a pattern, which a
-        finding that names them in passing does not answer."""
-        if any(filters.get(k) for k in ("institutions", "report_ids", "finding_ids")) or not asks_for_mentions(question):
-            return {}
+        name an institution the store holds (an LLM router's '장흥군' as written does not count), a
+        report or a finding, and for other questions: '영광군 감사에서 나온 지적사항' asks for an audit
+        of 영광군, '한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례' for a pattern, which a finding that names
+        them in passing does not answer. A short form of a held institution ('지역정보개발원' for
+        한국지역정보개발원) is that institution, not a mention."""
         scope, catalog = self.container.scope(), self.container.catalog()
+        held = [i for i in filters.get("institutions") or [] if catalog.find(i)]
+        if held or filters.get("report_ids") or filters.get("finding_ids") or not asks_for_mentions(question):
+            return {}
         out: dict[str, list[str]] = {}
         for name in named_organisations(question):
             flat = squash(name)
             if not _HANGUL.search(name) or flat not in scope.text or catalog.find(name) or not proper_organisation(name):
+                continue
+            if any(flat in alias for alias in catalog.aliases):
                 continue
             ids = [f for f, text in scope.findings.items() if flat in text]
             if 0 < len(ids) <= MENTIONED_MAX:

@@ -52,6 +52,7 @@ def add_user_words(words: Iterable[str], tag: str = "NNP") -> int:
         _version += 1
         _morphemes_cached.cache_clear()
         _ends_clause.cache_clear()
+        is_noun.cache_clear()
     return added
 
 

@@ -116,7 +116,7 @@ def build(services: GraphServices):
             coverage = "full" if docs or _has_rows(sql) else "none"
         answer = decided.value
         presented = presented_findings(answer, docs) or _listed_findings(sql)
-        unmatched = _unmatched(presented, docs) if coverage == "full" and not manual else []
+        unmatched = _unmatched(presented, docs, state["question"]) if coverage == "full" and not manual else []
         if unmatched:
             coverage = "partial"
         cites = citations(answer, docs)
@@ -139,7 +139,7 @@ def build(services: GraphServices):
             if state.get("earlier_documents") and not state.get("retained_documents"):
                 update["retained_documents"] = state["earlier_documents"]  # the pivot found nothing: back to what was shown
         elif docs and not manual:  # the manual's clauses are no case a follow-up could point at
-            update["retained_documents"] = docs
+            update["retained_documents"] = [{k: v for k, v in d.items() if k != "unmatched"} for d in docs]  # this question's
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
             update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))
         what = f"regeneration {regenerations}: " if feedback else ""
@@ -169,10 +169,13 @@ def _listed_findings(sql: dict[str, Any] | None) -> list[str]:
     return [str(r[i]) for r in (sql or {}).get("rows") or []][:RETAIN_LISTED]
 
 
-def _unmatched(presented: list[str], docs: list[Doc]) -> list[str]:
-    """The distinctive words of the question the first finding presented never uses."""
+def _unmatched(presented: list[str], docs: list[Doc], question: str) -> list[str]:
+    """The distinctive words of the question the first finding presented never uses: those the
+    user wrote (a rewrite searches with words of its own, an English question with the glossary's
+    Korean ones)."""
     first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
-    return list((first or {}).get("unmatched") or [])[:3]
+    asked = re.sub(r"\s+", "", question).lower()
+    return [w for w in (first or {}).get("unmatched") or [] if w in asked][:3]
 
 
 def presented_findings(answer: AnalystAnswer, docs: list[Doc]) -> list[str]:

@@ -24,8 +24,12 @@ def build(services: GraphServices):
         if excluded := (state.get("filters") or {}).get("exclude_finding_ids"):
             filters["exclude_finding_ids"] = excluded  # other cases than the one shown (the route node's)
         mentioned = services.mentioned(state["question"], filters)
-        if mentioned:  # a name the reports mention in passing: the findings that mention it
+        if mentioned:  # a name the reports mention in passing: the findings that mention it, not a filter no finding has
             filters["finding_ids"] = sorted({f for ids in mentioned.values() for f in ids})
+            if not (kept := [i for i in filters.get("institutions") or [] if i not in mentioned]):
+                filters.pop("institutions", None)
+            else:
+                filters["institutions"] = kept
         query = fields.search_query or state.get("query") or state["question"]
         gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"

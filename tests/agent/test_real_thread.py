@@ -171,10 +171,17 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     assert tools.mentioned("해양수산부 관련 지적사항 있어?", {}) == {}  # an institution findings are about: the catalog's
     assert tools.mentioned("한국해양교통안전공단 직원이 뇌물 받은 사례", {}) == {}  # a pattern, not the institution's findings
     assert tools.mentioned("전남 영광군 감사 결과도 있어?", {}) == {}  # an audit of 영광군, which a mention does not answer
+    assert tools.mentioned("지역정보개발원이 언급된 지적 있어?", {}) == {}  # 한국지역정보개발원, held: not a mention
+    assert tools.mentioned("장흥군이 언급된 지적 있어?", {"institutions": ["장흥군"]})  # an LLM router's name as written
     # named in English and in Korean: the English name is no gap once the Korean one scoped the search
     en = "Which findings mention the Korea Maritime Transportation Safety Authority (한국해양교통안전공단)?"
+    scoped = tools.mentioned(en, {})
+    assert set(scoped["한국해양교통안전공단"]) == komsa
     assert tools.scope_gaps(en, {"finding_ids": sorted(komsa)}) == []
     assert tools.scope_gaps(en, {}) == ["Korea Maritime Transportation Safety Authority"]
+    # ... but not an English name the Korean one does not translate
+    both = "Compare the findings on 해양수산부 with those on the Korea Expressway Corporation"
+    assert tools.scope_gaps(both, {"institutions": ["해양수산부"]}) == ["Korea Expressway Corporation"]
     r = agent.ask("한국해양교통안전공단이 언급된 감사 지적 있어?", "mentioned-1")
     assert r["coverage"] == "full" and {e["finding_id"] for e in r["evidence"]} <= komsa
     assert r["answer"].startswith("한국해양교통안전공단 관련 내용이 나오는 지적사항")

@@ -143,6 +143,12 @@ def test_a_first_finding_that_never_uses_a_distinctive_word_of_the_question_make
     assert state["coverage"] == "partial"
     lines = state["answer"].splitlines()
     assert lines[0] == "근거 1 [1]" and lines[1].startswith("※ 질문에 쓴 '음주', '선장' 같은 말은 이 지적사항에 나오지 않습니다")
+    assert "unmatched" not in state["retained_documents"][0]  # this question's words: not a follow-up's
+    # a word the user did not write (a rewrite's, the glossary's for an English question) is not named
+    state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=near_miss), "선장 술 먹고 출항한 사례")
+    assert state["coverage"] == "partial" and "'선장'" in state["answer"] and "음주" not in state["answer"]
+    state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=near_miss), "drunk skipper cases")
+    assert state["coverage"] == "full" and "※" not in state["answer"]
     # only the first finding presented counts: a later one lacking a word is no near miss of the answer
     later = [doc(1, "F1"), {**doc(2, "F2"), "unmatched": ["음주"]}]
     state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=later), "선장이 음주하고 출항한 사례")

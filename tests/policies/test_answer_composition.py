@@ -487,6 +487,23 @@ def test_an_institution_the_findings_only_mention_is_named_as_mentioned_and_the_
     assert v.grounded and v.useful, v.reasoning  # '언급된' frames the request; the name is what must be covered
     # a question about the finding's own institution keeps the plain lead
     assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련 지적사항 1건")
+    # nor is a finding about it by a longer name, or a question about its own findings, a mention
+    gwangsan = [{**d, "institutions": ["광주광역시 광산구"]} for d in docs]
+    for q in ("광산구가 언급된 지적 있어?", "광산구 관련 지적사항 있어?"):
+        assert "관련 내용이 나오는" not in analyst.analyze_documents(q, gwangsan, "").sentences[0].text
+
+
+def test_a_question_about_where_an_organisation_appears_is_told_from_one_about_its_audit_or_a_pattern():
+    from app.policies.offline.intent import asks_for_mentions
+
+    for q in ("전남 장흥군이 언급된 감사 지적 있어?", "김포시 관련해서 보고서에 나오는 거 있어?", "한국해양교통안전공단이 나오는 지적사항 보여줘",
+              "Which findings mention 장흥군?", "Do the reports mention 김포시?",
+              "What role does the Korea Maritime Transportation Safety Authority play in the findings?"):
+        assert asks_for_mentions(q) and question_kind(q) == "institution", q
+    for q in ("영광군 감사에서 나온 지적사항 있어?", "전남 영광군 감사 결과도 있어?", "김포시에서 공사비 부풀린 사례 나온 거 있어?",
+              "한국해양교통안전공단 직원이 뇌물 받은 사례 나온 거 있어?", "아까 나온 거 말고 김포시 사례는?"):
+        assert not asks_for_mentions(q), q
+    assert question_kind("김포시에서 공사비 부풀린 사례 나온 거 있어?") != "institution"
 
 
 def test_a_table_row_and_its_source_line_are_not_quoted_and_a_footnote_is_an_aside():

@@ -166,7 +166,7 @@ class LlmPolicies:
             question=question,
             kind=kind,
             guidance=P.ANALYST_BY_KIND[kind],
-            passages=P.format_passages(docs),
+            passages=P.format_passages(docs, unmatched=True),
             sop=P.format_sop(sop),
             sql=P.format_sql(sql),
             feedback=P.ANALYST_FEEDBACK.format(feedback=feedback) if feedback else "",

@@ -225,10 +225,11 @@ passages come best finding first, so the ones left out are the least relevant; t
 stay reserved, so [n] always means the n-th passage of the turn."""
 
 
-def format_passages(docs: Sequence[Doc], max_chars: int = 1200, budget: int = PASSAGES_BUDGET) -> str:
+def format_passages(docs: Sequence[Doc], max_chars: int = 1200, budget: int = PASSAGES_BUDGET, unmatched: bool = False) -> str:
     """``[n] (report title > finding > section, p.X)`` and the text, numbered from 1, until the
-    budget is spent; a finding that never uses a distinctive word of the question says which
-    (``Doc.unmatched``), so the answer does not present a near miss as the case asked about."""
+    budget is spent. ``unmatched`` (the analyst's prompt only): a finding that never uses a
+    distinctive word of the question says which (``Doc.unmatched``), so the answer does not present
+    a near miss as the case asked about; the grader judges relevance itself."""
     if not docs:
         return NONE
     out = []
@@ -243,8 +244,8 @@ def format_passages(docs: Sequence[Doc], max_chars: int = 1200, budget: int = PA
         if len(text) > max_chars:
             text = text[:max_chars] + " …"
         spent += len(text)
-        unmatched = f"; never mentions the question's {', '.join(d['unmatched'])}" if d.get("unmatched") else ""  # a near miss
-        out.append(f"[{n}] ({where}, p.{d.get('page')}{unmatched})\n{text}")
+        lacks = f"; never mentions the question's {', '.join(d['unmatched'])}" if unmatched and d.get("unmatched") else ""
+        out.append(f"[{n}] ({where}, p.{d.get('page')}{lacks})\n{text}")
     return data_block("passages", "\n\n".join(out))
 
 

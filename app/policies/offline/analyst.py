@@ -23,6 +23,7 @@ from typing import Any
 
 from app.policies.offline import quotes
 from app.policies.offline.intent import (
+    asks_for_mentions,
     asks_for_one,
     asks_for_several,
     named_organisations,
@@ -186,12 +187,16 @@ def asked_institution(question: str, found: list[Case], items: list[tuple[int, q
 
 
 def mentioned_only(question: str, found: list[Case], items: list[tuple[int, quotes.Quote, str | None]]) -> str | None:
-    """An organisation the question names that the findings shown mention in their text but are
-    not about ('전남 장흥군이 언급된 지적' over a 해양수산부 finding whose demand names 장흥군), if any."""
-    about = [i for c in found for i in c.head[1].get("institutions") or []] + addressees(items)
+    """An organisation a question about where one appears names that the findings shown mention in
+    their text but are not about ('전남 장흥군이 언급된 지적' over a 해양수산부 finding whose demand
+    names 장흥군), if any; not one they are about by a longer name ('광산구' for 광주광역시 광산구)."""
+    if not asks_for_mentions(question):
+        return None
+    about = [squash(a) for a in [i for c in found for i in c.head[1].get("institutions") or []] + addressees(items)]
     text = squash(" ".join(d.get("text") or "" for c in found for _, d in c.docs))
     for name in named_organisations(question):
-        if re.search(r"[가-힣]", name) and squash(name) in text and not any(addressed_in(a, name) for a in about):
+        flat = squash(name)
+        if re.search(r"[가-힣]", name) and flat in text and not any(flat in a or a in flat for a in about):
             return name
     return None
 

@@ -43,15 +43,17 @@ _INSTITUTION_ASK = re.compile(
     r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
     r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
-question of this form (or ``_MENTION_ASK``'s) counts as an institution question only when it names
+question of this form (or one about where an organisation appears, ``_mentions``) counts as an institution question only when it names
 an organisation."""
-_MENTION_ASK = re.compile(
-    r"언급(?:된|되는|됐|한)|관련(?:해서|해|된)?\s*(?:보고서에|감사에)?\s*(?:나오는|나온|나와)|관련\s*내용이?\s*(?:나오|있)|"
-    r"(?:나오는|나온|등장하는|등장한)\s*(?:지적|거|것|건|사례|내용|부분|보고서)|"
-    r"\b(?:involved|mentioned|named|appears?|role)\b.*\b(?:findings?|reports?)\b", re.I)
-"""What the reports say about an organisation wherever it appears ('X가 언급된 지적', 'X 관련해서
-보고서에 나오는 거', 'What role does X play in the findings'), not only the findings about it
-('X 감사 결과')."""
+_MENTION_AFTER = (
+    r"\s*(?:이|가|은|는|도)?\s*(?:관련(?:해서|해|된)?\s*(?:보고서에|감사에|내용이)?\s*)?(?:언급|나오|나온|나와|등장)"
+)
+"""What follows an organisation the question asks about wherever it appears ('장흥군이 언급된', '김포시
+관련해서 보고서에 나오는', '한국해양교통안전공단이 나오는'); not '김포시에서 … 사례 나온 거' or '영광군
+감사에서 나온 지적' (its audit), where the organisation is not what appears."""
+_MENTION_EN = re.compile(
+    r"\b(?:mentions?|mentioned|involved|named|appears?|role)\b.*\b(?:findings?|reports?)\b|"
+    r"\b(?:findings?|reports?)\b.*\b(?:mentions?|mentioned|involves?|involved|names?|named)\b", re.I)
 _LATIN_SHORT_FORM = re.compile(
     r"(?<![A-Za-z])(?:" + "|".join(re.escape(s) for shorts in AGENCY_ALIASES.values() for s in shorts if s.isascii()) + r")(?![A-Za-z])")
 """Institutions written by a Latin short form ('LH 관련 지적사항'), which the suffix rule cannot see."""
@@ -99,7 +101,7 @@ def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
         if rule.search(text):
             return kind
-    if (_INSTITUTION_ASK.search(text) or _MENTION_ASK.search(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
+    if (_INSTITUTION_ASK.search(text) or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
     return "similar_cases"
 
@@ -133,10 +135,20 @@ def _short_organisation(name: str) -> bool:
     )
 
 
+def _mentions(text: str) -> bool:
+    """The question asks where an organisation it names appears: the organisation is what is
+    mentioned ('전남 장흥군이 언급된', ``_MENTION_AFTER``), or an English question about findings that
+    mention one."""
+    if _MENTION_EN.search(text):
+        return True
+    return any(re.search(re.escape(name) + _MENTION_AFTER, text) for name in named_organisations(text))
+
+
 def asks_for_mentions(text: str) -> bool:
     """An institution question about where an organisation appears in the reports ('전남 장흥군이
-    언급된 지적', 'X 관련해서 보고서에 나오는 거'), not about its own audit ('영광군 감사 결과도 있어?')."""
-    return bool(_MENTION_ASK.search(text)) and question_kind(text) == "institution"
+    언급된 지적', 'X 관련해서 보고서에 나오는 거', 'Which findings mention 장흥군?'), not about its own
+    audit ('영광군 감사에서 나온 지적사항 있어?') or a pattern ('김포시에서 공사비 부풀린 사례 나온 거 있어?')."""
+    return _mentions(text) and question_kind(text) == "institution"
 
 
 def proper_organisation(name: str) -> bool:
