@@ -69,8 +69,9 @@ class TurnOut(BaseModel):
     evidence: list[EvidenceOut] = []
     suggestions: list[str] = Field([], description="Questions the user could ask next, answerable from the store.")
     coverage: Coverage | None = Field(
-        None, description="How far the reports answer the question: full | partial | none (the reports hold no answer; "
-        "evidence then lists the nearest findings as references only). Null on chat and report turns.")
+        None, description="How far the reports answer the question: full | partial (the answer misses part of what was asked, "
+        "or the case it leads with never uses a distinctive word of the question, which a note under the lead names) | none "
+        "(the reports hold no answer; evidence then lists the nearest findings as references only). Null on chat and report turns.")
     source: Source | None = Field(
         None, description="Deep turns: where the evidence came from: reports | manual (a question about the audit manual itself, "
         "answered from its clauses; their evidence items have section 'manual', page 0 and chunk ids 'sop:<clause id>').")
