@@ -107,8 +107,9 @@ class AuraState(InputState, total=False):
     as the answer's evidence, when the turn declines."""
     coverage: Coverage | None
     """How far the reports answer the question: 'full', 'partial' (the answer misses part of
-    what was asked) or 'none' (nothing in the reports answers it; the turn declined). None on
-    the chat and report tracks."""
+    what was asked, or the case it leads with never uses a distinctive word of the question) or
+    'none' (nothing in the reports answers it; the turn declined). None on the chat and report
+    tracks."""
     retained_documents: list[Doc]
     """Evidence kept across turns so follow-ups can resolve references."""
     listed: list[str]

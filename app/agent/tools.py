@@ -42,6 +42,9 @@ _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
+_NAME_PREFIXES = frozenset("한국 국립 국가".split())
+"""What an institution's short form leaves off its name ('지역정보개발원' for 한국지역정보개발원)."""
+_CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
 CANDIDATES = 20
@@ -89,7 +92,8 @@ class AgentTools:
             hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
         listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
         terms = self.query_terms(queries[-1])
-        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(queries[-1], terms)), hits
+        asked = queries[0]  # the question as the user asked it (standalone), not a rewrite's bare morphemes
+        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked, self.query_terms(asked))), hits
 
     def pattern_nouns(self, query: str, terms: set[str]) -> set[str]:
         """The nouns that state the query's problem pattern, which a near miss is judged on
@@ -100,9 +104,12 @@ class AgentTools:
         if not _HANGUL.search(query):
             return terms - FACET_TERMS
         text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
-        for name in named_organisations(text):
+        text = _CASE_OF.sub(" ", text)  # '기상특보 출항 건의 처분' (Kiwi: 건의, a proposal)
+        catalog = self.container.catalog()
+        text = catalog.canonical(text)  # '과기부랑' -> '과학기술정보통신부랑', removed below
+        for name in [*named_organisations(text), *catalog.find(text)]:
             text = text.replace(name, " ")
-        aliases = self.container.catalog().aliases
+        aliases = catalog.aliases
         return {n for n in nouns(text) - FACET_TERMS - _OFFICES
                 if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
@@ -152,8 +159,8 @@ class AgentTools:
             flat = squash(name)
             if not _HANGUL.search(name) or flat not in scope.text or catalog.find(name) or not proper_organisation(name):
                 continue
-            if any(flat in alias for alias in catalog.aliases):
-                continue
+            if any(alias.endswith(flat) and alias[: -len(flat)] in _NAME_PREFIXES for alias in catalog.aliases):
+                continue  # '지역정보개발원' is 한국지역정보개발원; '경찰청' is not 해양경찰청
             ids = [f for f, text in scope.findings.items() if flat in text]
             if 0 < len(ids) <= MENTIONED_MAX:
                 out[name] = ids

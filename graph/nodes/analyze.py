@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
-from graph.nodes._step import StepInfo, history, step
+from graph.nodes._step import StepInfo, history, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer
 from graph.state import AuraState, Doc
@@ -116,7 +116,7 @@ def build(services: GraphServices):
             coverage = "full" if docs or _has_rows(sql) else "none"
         answer = decided.value
         presented = presented_findings(answer, docs) or _listed_findings(sql)
-        unmatched = _unmatched(presented, docs, state["question"]) if coverage == "full" and not manual else []
+        unmatched = _unmatched(presented, docs, f"{state['question']} {standalone(state)}") if coverage == "full" and not manual else []
         if unmatched:
             coverage = "partial"
         cites = citations(answer, docs)
@@ -171,8 +171,8 @@ def _listed_findings(sql: dict[str, Any] | None) -> list[str]:
 
 def _unmatched(presented: list[str], docs: list[Doc], question: str) -> list[str]:
     """The distinctive words of the question the first finding presented never uses: those the
-    user wrote (a rewrite searches with words of its own, an English question with the glossary's
-    Korean ones)."""
+    user wrote, or the question the router restated for them ('비슷한 거라도 없어?' after a decline);
+    not an English question's glossary Korean."""
     first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
     asked = re.sub(r"\s+", "", question).lower()
     return [w for w in (first or {}).get("unmatched") or [] if w in asked][:3]

@@ -26,10 +26,7 @@ def build(services: GraphServices):
         mentioned = services.mentioned(state["question"], filters)
         if mentioned:  # a name the reports mention in passing: the findings that mention it, not a filter no finding has
             filters["finding_ids"] = sorted({f for ids in mentioned.values() for f in ids})
-            if not (kept := [i for i in filters.get("institutions") or [] if i not in mentioned]):
-                filters.pop("institutions", None)
-            else:
-                filters["institutions"] = kept
+            filters.pop("institutions", None)  # none the store holds (else nothing is mentioned): an LLM's '전남 장흥군' as written
         query = fields.search_query or state.get("query") or state["question"]
         gaps = services.scope_gaps(state["question"], filters)
         shown = ", ".join(f"{k}={v}" for k, v in filters.items()) or "none"

@@ -195,6 +195,7 @@ def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent,
     # request words, glosses, organisations and verbs read as nouns alone are not the pattern
     assert not {"선례", "본부", "해수부", "문체부", "매기"} & tools.pattern_nouns(
         "과태료를 안 매기고 있었으면 본부(해수부)랑 문체부 선례는?", set())
+    assert not {"건의", "기부"} & tools.pattern_nouns("기상특보 출항 건의 처분 수위는? 과기부랑 행안부 각각", set())
     r = agent.ask(q, "near-miss-1")
     assert r["coverage"] == "partial", r["answer"]
     lead, note = r["answer"].splitlines()[:2]

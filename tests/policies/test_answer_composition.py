@@ -491,17 +491,23 @@ def test_an_institution_the_findings_only_mention_is_named_as_mentioned_and_the_
     gwangsan = [{**d, "institutions": ["광주광역시 광산구"]} for d in docs]
     for q in ("광산구가 언급된 지적 있어?", "광산구 관련 지적사항 있어?"):
         assert "관련 내용이 나오는" not in analyst.analyze_documents(q, gwangsan, "").sentences[0].text
+    # nor when a case shown does not name it (a search the mention did not scope): the count would be wrong
+    other = {**doc(2, "F2"), "chunk_id": "p2", "section": "problems", "institutions": ["가람시"], "text": "가람시는 계약을 부당하게 체결하였다."}
+    lead = analyst.analyze_documents(question, [*docs, other], "").sentences[0].text
+    assert "관련 내용이 나오는" not in lead
 
 
 def test_a_question_about_where_an_organisation_appears_is_told_from_one_about_its_audit_or_a_pattern():
     from app.policies.offline.intent import asks_for_mentions
 
     for q in ("전남 장흥군이 언급된 감사 지적 있어?", "김포시 관련해서 보고서에 나오는 거 있어?", "한국해양교통안전공단이 나오는 지적사항 보여줘",
-              "Which findings mention 장흥군?", "Do the reports mention 김포시?",
+              "장흥군을 언급한 지적 있어?", "장흥군에 대한 언급이 있는 지적", "장흥군 얘기 나오는 거 있어?",
+              "Which findings mention 장흥군?", "Do the reports mention 김포시?", "Is the Korea Electric Power Corporation involved in any finding?",
               "What role does the Korea Maritime Transportation Safety Authority play in the findings?"):
         assert asks_for_mentions(q) and question_kind(q) == "institution", q
     for q in ("영광군 감사에서 나온 지적사항 있어?", "전남 영광군 감사 결과도 있어?", "김포시에서 공사비 부풀린 사례 나온 거 있어?",
-              "한국해양교통안전공단 직원이 뇌물 받은 사례 나온 거 있어?", "아까 나온 거 말고 김포시 사례는?"):
+              "한국해양교통안전공단 직원이 뇌물 받은 사례 나온 거 있어?", "아까 나온 거 말고 김포시 사례는?",
+              "Which findings involved bid rigging by contractors hired by the Public Procurement Service?"):
         assert not asks_for_mentions(q), q
     assert question_kind("김포시에서 공사비 부풀린 사례 나온 거 있어?") != "institution"
 

@@ -193,10 +193,10 @@ def mentioned_only(question: str, found: list[Case], items: list[tuple[int, quot
     if not asks_for_mentions(question):
         return None
     about = [squash(a) for a in [i for c in found for i in c.head[1].get("institutions") or []] + addressees(items)]
-    text = squash(" ".join(d.get("text") or "" for c in found for _, d in c.docs))
+    texts = [squash(" ".join(d.get("text") or "" for _, d in c.docs)) for c in found]
     for name in named_organisations(question):
-        flat = squash(name)
-        if re.search(r"[가-힣]", name) and flat in text and not any(flat in a or a in flat for a in about):
+        flat = squash(name)  # every case shown names it: the count and the lead are of cases that do
+        if re.search(r"[가-힣]", name) and all(flat in t for t in texts) and not any(flat in a or a in flat for a in about):
             return name
     return None
 
@@ -336,7 +336,7 @@ def _lead(
     if kind == "summary":
         return [AnswerSentence(text=(f"{title} 건의 요지는 다음과 같습니다 [{top_n}]." if ko else f"Summary of {title} [{top_n}]."),
                                citations=[top_n], quote=top.get("finding_title") or "")]
-    if top.get("unmatched"):  # a near miss, which the graph says under the lead: no 'same type'
+    if any(w in squash(question) for w in top.get("unmatched") or []):  # a near miss, which the graph notes: no 'same type'
         return [AnswerSentence(text=(f"질문과 가장 가까운 사례는 {title}입니다" + (f"(관련 사례 {total}건)" if total > 1 else "") + f" {marks}." if ko
                                      else f"The closest case is {title}" + (f" ({total} related)" if total > 1 else "") + f" {marks}."),
                                citations=cites[:3], quote=top.get("finding_title") or "")]

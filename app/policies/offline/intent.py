@@ -46,14 +46,15 @@ _INSTITUTION_ASK = re.compile(
 question of this form (or one about where an organisation appears, ``_mentions``) counts as an institution question only when it names
 an organisation."""
 _MENTION_AFTER = (
-    r"\s*(?:이|가|은|는|도)?\s*(?:관련(?:해서|해|된)?\s*(?:보고서에|감사에|내용이)?\s*)?(?:언급|나오|나온|나와|등장)"
+    r"\s*(?:이|가|은|는|도|을|를|에\s*대한|이라는\s*이름이)?\s*(?:관련(?:해서|해|된)?\s*(?:보고서에|감사에)?\s*)?"
+    r"(?:(?:얘기|이야기)가?\s*)?(?:언급|나오|나온|나와|등장|다룬|다루|(?:언급|내용)이?\s*(?:있|나오))"
 )
-"""What follows an organisation the question asks about wherever it appears ('장흥군이 언급된', '김포시
-관련해서 보고서에 나오는', '한국해양교통안전공단이 나오는'); not '김포시에서 … 사례 나온 거' or '영광군
-감사에서 나온 지적' (its audit), where the organisation is not what appears."""
-_MENTION_EN = re.compile(
-    r"\b(?:mentions?|mentioned|involved|named|appears?|role)\b.*\b(?:findings?|reports?)\b|"
-    r"\b(?:findings?|reports?)\b.*\b(?:mentions?|mentioned|involves?|involved|names?|named)\b", re.I)
+"""What follows an organisation the question asks about wherever it appears ('장흥군이 언급된', '장흥군을
+언급한', '장흥군에 대한 언급이 있는', '장흥군 얘기 나오는', '김포시 관련해서 보고서에 나오는'); not
+'김포시에서 … 사례 나온 거' or '영광군 감사에서 나온 지적' (its audit), where the organisation is not
+what appears."""
+_MENTION_EN = (r"\bmention(?:s|ed)?\s+(?:of\s+)?(?:the\s+)?{name}", r"{name}[^.?!]*?\b(?:mentioned|named|involved|appears?)\b",
+               r"\brole\b[^.?!]*?{name}")
 _LATIN_SHORT_FORM = re.compile(
     r"(?<![A-Za-z])(?:" + "|".join(re.escape(s) for shorts in AGENCY_ALIASES.values() for s in shorts if s.isascii()) + r")(?![A-Za-z])")
 """Institutions written by a Latin short form ('LH 관련 지적사항'), which the suffix rule cannot see."""
@@ -137,11 +138,13 @@ def _short_organisation(name: str) -> bool:
 
 def _mentions(text: str) -> bool:
     """The question asks where an organisation it names appears: the organisation is what is
-    mentioned ('전남 장흥군이 언급된', ``_MENTION_AFTER``), or an English question about findings that
-    mention one."""
-    if _MENTION_EN.search(text):
+    mentioned ('전남 장흥군이 언급된', ``_MENTION_AFTER``), or an English question naming one as
+    mentioned, involved or playing a role ('Which findings mention X', 'Is X involved in any
+    finding'), not 'findings that involved bid rigging by contractors hired by X'."""
+    names = named_organisations(text)
+    if any(re.search(p.format(name=re.escape(n)), text, re.I) for n in names for p in _MENTION_EN):
         return True
-    return any(re.search(re.escape(name) + _MENTION_AFTER, text) for name in named_organisations(text))
+    return any(re.search(re.escape(name) + _MENTION_AFTER, text) for name in names)
 
 
 def asks_for_mentions(text: str) -> bool:
