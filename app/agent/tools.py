@@ -93,16 +93,16 @@ class AgentTools:
         listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
         terms = self.query_terms(queries[-1])
         asked = queries[0]  # the question as the user asked it (standalone), not a rewrite's bare morphemes
-        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked, self.query_terms(asked))), hits
+        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked)), hits
 
-    def pattern_nouns(self, query: str, terms: set[str]) -> set[str]:
+    def pattern_nouns(self, query: str) -> set[str]:
         """The nouns that state the query's problem pattern, which a near miss is judged on
         (``FindingIndex.unmatched``): those Kiwi reads as nouns in context (not '매기고', '고치라고'),
         without request words ('선례', '조문'), words glossed in parentheses (both: '한예종(한국예술종합
         학교)'), or organisations, named, as the catalog knows them or generic offices ('문체부',
         '전남도청', '곡성', '군청'): the scope is the field selector's. An English query: its key terms as the glossary maps them."""
         if not _HANGUL.search(query):
-            return terms - FACET_TERMS
+            return self.query_terms(query) - FACET_TERMS
         text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
         text = _CASE_OF.sub(" ", text)  # '기상특보 출항 건의 처분' (Kiwi: 건의, a proposal)
         catalog = self.container.catalog()
