@@ -20,7 +20,7 @@ from app.policies.offline.intent import (
     proper_organisation,
     question_kind,
 )
-from app.policies.offline.lexicon import FACET_TERMS, squash
+from app.policies.offline.lexicon import FACET_TERMS, STOP_MORPHEMES, squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -110,7 +110,7 @@ class AgentTools:
         for name in [*named_organisations(text), *catalog.find(text)]:
             text = text.replace(name, " ")
         aliases = catalog.aliases
-        return {n for n in nouns(text) - FACET_TERMS - _OFFICES
+        return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES  # '분석해줘', '관련', '사항': the request
                 if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
     def query_terms(self, query: str) -> set[str]:

@@ -40,7 +40,9 @@ PROFILE_CHARS = 400
 """Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
 HUB_NEIGHBOURS = 10
 UNMATCHED_MAX_FINDINGS = 3
-"""A question's noun is distinctive when at most this many findings use it (or none)."""
+UNMATCHED_MAX_SHARE = 0.05
+"""A question's noun is distinctive when at most this many findings use it, and at most this share
+of them (or none): three of the 12 reports' 69 findings; in a store of one report, none."""
 _HANGUL = re.compile(r"[가-힣]")
 
 
@@ -144,14 +146,15 @@ class FindingIndex:
         return sum(w for t, w in weights.items() if not self._df.get(t)) / total if total else 0.0
 
     def unmatched(self, query_terms: Iterable[str], finding_id: str) -> tuple[str, ...]:
-        """The question's distinctive nouns this finding never uses (``UNMATCHED_MAX_FINDINGS``):
+        """The question's distinctive nouns this finding never uses (``UNMATCHED_MAX_SHARE``):
         Korean nouns a few findings use, or none ('음주' asked of the 기상특보 출항 finding); not
         inside a longer word it uses ('적격자' in its '부적격자', '방비' in '지방비')."""
         self._ensure()
         p = self.profile(finding_id)
         if p is None:
             return ()
-        distinct = [t for t in set(query_terms) if t not in p.full_terms and self._df.get(t, 0) <= UNMATCHED_MAX_FINDINGS
+        most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(self.profiles))
+        distinct = [t for t in set(query_terms) if t not in p.full_terms and self._df.get(t, 0) <= most
                     and _HANGUL.search(t) and len(t) > 1 and is_noun(t)]
         return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
 
