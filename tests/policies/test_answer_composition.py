@@ -502,6 +502,7 @@ def test_a_question_about_where_an_organisation_appears_is_told_from_one_about_i
 
     for q in ("전남 장흥군이 언급된 감사 지적 있어?", "김포시 관련해서 보고서에 나오는 거 있어?", "한국해양교통안전공단이 나오는 지적사항 보여줘",
               "장흥군을 언급한 지적 있어?", "장흥군에 대한 언급이 있는 지적", "장흥군 얘기 나오는 거 있어?",
+              "산업은행이 끼어 있는 지적사항 있어?", "한국산업은행이 연루된 지적 있어?",
               "Which findings mention 장흥군?", "Do the reports mention 김포시?", "Is the Korea Electric Power Corporation involved in any finding?",
               "What role does the Korea Maritime Transportation Safety Authority play in the findings?"):
         assert asks_for_mentions(q) and question_kind(q) == "institution", q
