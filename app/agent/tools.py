@@ -47,8 +47,22 @@ _NAME_PREFIXES = frozenset("한국 국립 국가".split())
 _CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
+_ABBREVIATED = ("연구원", "진흥원", "위원회", "사업단", "센터", "공단", "공사", "재단", "협회", "조합", "은행", "본부", "청")
+"""Suffixes a short name keeps whole when it shortens the words before them ('농기센터')."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
+
+
+def abbreviated_in(name: str, text: str) -> bool:
+    """Whether ``name`` shortens a longer name in ``text`` (whitespace removed) the way Korean
+    names are shortened: two or three syllables, each the first of a word the short name leaves
+    out the rest of (one to three syllables), then the suffix whole: '농기센터' for 농업기술센터,
+    '산림조합' for 산림조합, not '국립암센터' for anything but itself."""
+    for suffix in _ABBREVIATED:
+        stem = name[: -len(suffix)]
+        if name.endswith(suffix) and 2 <= len(stem) <= 3:
+            return re.search("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix), text) is not None
+    return False
 MENTIONED_MAX = 5
 """An organisation no finding is about but some mention ('장흥군', '김포시') scopes the search to
 the findings that mention it, when at most this many do (more: a common word, not a scope)."""
@@ -130,8 +144,8 @@ class AgentTools:
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
         for name in names:
             flat = squash(name)
-            if flat in known or flat in scope.text or _MONEY.search(name):
-                continue
+            if flat in known or flat in scope.text or _MONEY.search(name) or abbreviated_in(flat, scope.text):
+                continue  # ('농기센터': the reports' 농업기술센터)
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
                 continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):

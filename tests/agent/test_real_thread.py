@@ -188,6 +188,15 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     _assert_grounded(real_services, r)
 
 
+def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_gap(agent, real_services):
+    tools = AgentTools(real_services, real_services.policies)
+    assert tools.scope_gaps("담양 농기센터 표창 건 근거 법령", {}) == []  # the reports' 농업기술센터
+    assert tools.scope_gaps("국립암센터 감사 결과 있어?", {}) == ["국립암센터"]  # a name in full stays itself
+    assert tools.scope_gaps("한국석유공사 비축유 관리 부실 사례", {}) == ["한국석유공사"]
+    r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
+    assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천
+
+
 def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent, real_services):
     tools = AgentTools(real_services, real_services.policies)
     q = "어선 선장이 술 마시고 출항했는데 해경이 음주측정을 안 한 사례"
