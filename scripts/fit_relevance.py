@@ -5,12 +5,15 @@ do on dev (5-fold cross-validated by question) and on test:
   the ranker's features, over every finding the question's filters allow; reported as top-1
   accuracy on answerable questions;
 - the answerable model (``app/policies/offline/grader.py`` ANSWERABLE_MODEL, ANSWERABLE_MIN):
-  P(the reports answer the question) from the best finding's probability and signals; its
-  threshold is the one that maximises abstention F1 with false abstentions <= 5% on dev.
+  P(the reports answer the question) from the best finding's probability (as the shipped
+  FINDING_MODEL gives it) and signals; its threshold is the one that maximises abstention F1
+  with false abstentions <= ``--max-false`` on dev.
   Questions whose filters name a held institution or report, and questions with scope gaps
   (years or organisations the store lacks), are left out: the graph decides those by rule.
 
-    AURA_DATA_DIR=<store with the 12 reports> .venv/bin/python scripts/fit_relevance.py
+    AURA_DATA_DIR=<store with the 12 reports> .venv/bin/python scripts/fit_relevance.py [--test]
+
+The test split is read only with ``--test``: once, for the model chosen on dev.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from app.policies.offline.fields import select_fields
 from app.policies.offline.grader import ANSWERABLE_FEATURES
 from app.policies.offline.intent import pattern
 from app.retrieval.filters import SearchFilters
-from app.retrieval.finding_rank import FEATURES
+from app.retrieval.finding_rank import FEATURES, FINDING_MODEL
 from app.settings import Settings
 from graph.vocab import language
 
@@ -78,7 +81,7 @@ def question_rows(services: Container, tools: AgentTools, split: str, dataset: P
         query = pattern(text)
         searched = services.glossary.in_korean(query)  # as AgentTools.search_many
         hits = services.retriever.search(searched, k=CANDIDATES, filters=sf)
-        ranked = services.finding_ranker.rank(searched, tools.query_terms(query), hits, sf)
+        ranked = services.finding_ranker.rank(searched, tools.query_terms(query), hits, sf, False, tools.pattern_nouns(query))
         rows.append({
             "id": q["id"], "answerable": q["answerable"], "gold": set(q.get("gold_findings") or []), "en": language(text) == "en",
             "ids": [r.finding_id for r in ranked], "x": np.array([[r.signals[f] for f in FEATURES] for r in ranked]),
@@ -90,7 +93,7 @@ def question_rows(services: Container, tools: AgentTools, split: str, dataset: P
 def answerable_x(row: dict, probs: np.ndarray) -> list[float]:
     i = int(np.argmax(probs))
     s = row["signals"][i]
-    return [float(probs[i]), s["lex_body"], s["lex_full"], s["absent"], s["csls"], 1.0 if row["en"] else 0.0]
+    return [float(probs[i]), s["lex_body"], s["lex_full"], s["absent"], s["csls"], 1.0 if row["en"] else 0.0, s.get("unmatched", 0.0)]
 
 
 def keep_threshold(rows: list[dict], b: float, w: np.ndarray, top: int = 5) -> dict:
@@ -116,11 +119,13 @@ def keep_threshold(rows: list[dict], b: float, w: np.ndarray, top: int = 5) -> d
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", type=Path, default=ROOT / "data" / "eval" / "answers")
+    ap.add_argument("--max-false", type=float, default=0.05, help="False abstentions the threshold may cost on dev.")
+    ap.add_argument("--test", action="store_true", help="Also report the test split (read it once, for the chosen model).")
     args = ap.parse_args()
     services = Container(Settings(llm_provider="none"))
     tools = AgentTools(services, services.policies)
     dev = [r for r in question_rows(services, tools, "dev", args.dataset) if len(r["x"])]
-    test = [r for r in question_rows(services, tools, "test", args.dataset) if len(r["x"])]
+    test = [r for r in question_rows(services, tools, "test", args.dataset) if len(r["x"])] if args.test else []
 
     def fit_findings(rows: list[dict]) -> tuple[float, np.ndarray]:
         x = np.vstack([r["x"] for r in rows])
@@ -134,6 +139,10 @@ def main() -> None:
         ans = [r for r in rows if r["answerable"]]
         return round(float(np.mean([r["ids"][int(np.argmax(probs(r, b, w)))] in r["gold"] for r in ans])), 4)
 
+    def deployed(r: dict) -> np.ndarray:
+        """The probabilities the shipped finding model gives: what the grader reads."""
+        return np.array([FINDING_MODEL.probability(tuple(x)) for x in r["x"]])
+
     folds = [dev[i::5] for i in range(5)]
     cv_top1 = []
     cv_pa, cv_un = [], []
@@ -142,27 +151,27 @@ def main() -> None:
         b, w = fit_findings([r for r in train if r["answerable"]])
         cv_top1 += [r["ids"][int(np.argmax(probs(r, b, w)))] in r["gold"] for r in folds[i] if r["answerable"]]
         tr = [r for r in train if not r["rule"]]
-        ab, aw = fit_logistic(np.array([answerable_x(r, probs(r, b, w)) for r in tr]), np.array([1.0 if r["answerable"] else 0.0 for r in tr]), l2=1.0)
+        ab, aw = fit_logistic(np.array([answerable_x(r, deployed(r)) for r in tr]), np.array([1.0 if r["answerable"] else 0.0 for r in tr]), l2=1.0)
         for r in folds[i]:
             if not r["rule"]:
-                cv_pa.append(float(1 / (1 + np.exp(-(np.array(answerable_x(r, probs(r, b, w))) @ aw + ab)))))
+                cv_pa.append(float(1 / (1 + np.exp(-(np.array(answerable_x(r, deployed(r))) @ aw + ab)))))
                 cv_un.append(not r["answerable"])
     b, w = fit_findings([r for r in dev if r["answerable"]])
     free = [r for r in dev if not r["rule"]]
-    ab, aw = fit_logistic(np.array([answerable_x(r, probs(r, b, w)) for r in free]), np.array([1.0 if r["answerable"] else 0.0 for r in free]), l2=1.0)
-    pa = [float(1 / (1 + np.exp(-(np.array(answerable_x(r, probs(r, b, w))) @ aw + ab)))) for r in free]
-    chosen = best_threshold(pa, [not r["answerable"] for r in free])
+    ab, aw = fit_logistic(np.array([answerable_x(r, deployed(r)) for r in free]), np.array([1.0 if r["answerable"] else 0.0 for r in free]), l2=1.0)
+    pa = [float(1 / (1 + np.exp(-(np.array(answerable_x(r, deployed(r))) @ aw + ab)))) for r in free]
+    chosen = best_threshold(pa, [not r["answerable"] for r in free], args.max_false)
     keep = keep_threshold([r for r in dev if r["answerable"]], b, w)
     tfree = [r for r in test if not r["rule"]]
-    tpa = [float(1 / (1 + np.exp(-(np.array(answerable_x(r, probs(r, b, w))) @ aw + ab)))) for r in tfree]
+    tpa = [float(1 / (1 + np.exp(-(np.array(answerable_x(r, deployed(r))) @ aw + ab)))) for r in tfree]
     tau = chosen["threshold"]
     out = {
         "finding_model": {"features": list(FEATURES), "bias": round(b, 4), "weights": [round(float(v), 4) for v in w],
-                          "cv_top1_dev": round(float(np.mean(cv_top1)), 4), "top1_dev": top1(dev, b, w), "top1_test": top1(test, b, w)},
+                          "cv_top1_dev": round(float(np.mean(cv_top1)), 4), "top1_dev": top1(dev, b, w), "top1_test": top1(test, b, w) if test else None},
         "answerable_model": {"features": list(ANSWERABLE_FEATURES), "bias": round(ab, 4), "weights": [round(float(v), 4) for v in aw],
                              "cv_dev": best_threshold(cv_pa, cv_un), "dev": chosen,
                              "cv_tradeoff": {str(m): best_threshold(cv_pa, cv_un, m) for m in (0.05, 0.1, 0.15, 0.2, 0.3)},
-                             "test": {"abstained_unanswerable": sum(1 for p, r in zip(tpa, tfree, strict=True) if p < tau and not r["answerable"]),
+                             "test": None if not test else {"abstained_unanswerable": sum(1 for p, r in zip(tpa, tfree, strict=True) if p < tau and not r["answerable"]),
                                       "unanswerable": sum(1 for r in tfree if not r["answerable"]),
                                       "false_abstentions": sum(1 for p, r in zip(tpa, tfree, strict=True) if p < tau and r["answerable"]),
                                       "answerable": sum(1 for r in tfree if r["answerable"])}},
