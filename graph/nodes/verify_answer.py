@@ -1,6 +1,12 @@
 """verify_answer (Self-RAG): is every sentence supported by what it cites (hallucination
 check), and does the answer address the question (utility)? Decides the next step within the
-caps; when a cap stops a loop, the answer says so instead of pretending."""
+caps; when a cap stops a loop, the answer says so instead of pretending.
+
+A rewrite the utility check asks for may find nothing relevant, and the turn then declines (the
+answer set's "Self-RAG can say no"). Tried on 2026-11-26, not kept: putting the first answer's
+evidence back instead (coverage partial). Dev: false abstentions .075 -> .065, but unanswerable
+questions declined .701 -> .626 (eight near misses the loop had declined were answered); blind g6:
+one case found again ('비행기에 제일 유리한 시나리오'), one near miss answered."""
 
 from __future__ import annotations
 

@@ -15,6 +15,16 @@ finding's probability of answering the question (``finding_score``) and the feat
    a list, cases in the plural, an institution's findings); when the question names institutions,
    among the findings about them (``signals["about"]``) if any.
 
+Tried on 2026-11-26, not kept: the share of the question's distinctive nouns the best finding never
+uses (``FindingIndex.unmatched``) as a seventh feature. Dev, first search only, 5-fold CV abstention
+F1 at <= 10% false abstentions 0.47 -> 0.66; in the graph on dev (threshold fitted at 10%): abstained
+unanswerable .701 -> .701, false abstentions .075 -> .065, unanswerable answered as fully covered
+.121 -> .159; at 0.4, .738 / .081. On the blind g6 batch, read once (data/eval/answers/README.md):
+false abstentions .35 -> .50, abstention F1 .650 -> .636. Refitting the six features on today's dev,
+with or without ``finding_score`` or with its logit, gives the same dev trade-off as the shipped
+model and no better on g6: an auditor's own words for a case (g6: '눈속임', '고무줄 단속') look to
+every feature here like a case the reports never had.
+
 Chunks without a finding score (the user pointed at a finding, or a report-level passage) keep
 the lexical/dense rule: key-term coverage or a very high dense cosine. Clauses of the audit manual
 (a question about the manual itself) are kept by their search score: the best one when it
