@@ -183,9 +183,17 @@ def audit_types(text: str) -> list[str]:
     return out
 
 
+_ASKS_OPINION = re.compile(r"의견\s*(?:은|는|이|을|를)?\s*(?:\?|뭐|무엇|어땠|어떻|알려|정리|요약|있었|냈|제시|$)")
+"""'환경부 의견은?', '의견이 뭐였어': the 관계기관 의견 asked for; not a pattern's '주민 의견 들었다가',
+'로펌 두 곳 의견이 정반대로'."""
+
+
 def sections(text: str) -> list[str]:
     low = text.lower()
-    return [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
+    out = [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
+    if "opinion" not in out and _ASKS_OPINION.search(text):
+        out.append("opinion")
+    return [s for s in SECTION_HINTS if s in out]
 
 
 ANAPHORA = (

@@ -22,7 +22,7 @@ AUDIT_TYPES = ("기관정기감사", "성과감사", "특정사안감사", "국�
 SECTION_HINTS: dict[str, tuple[str, ...]] = {
     "actions": ("조치할 사항", "조치사항", "조치 사항", "처분", "요구사항", "action", "remed"),
     "criteria": ("관계 법령", "관계법령", "판단기준", "판단 기준", "근거 법령", "법령", "규정", "criteria", "law", "regulation"),
-    "opinion": ("관계기관 의견", "기관 의견", "의견", "opinion", "response"),
+    "opinion": ("관계기관 의견", "기관 의견", "opinion", "response"),
     "problems": ("문제점", "확인된 문제", "위반 내용", "problem", "what went wrong"),
 }
 # Question words that carry no topic: dropped from coverage measures.
