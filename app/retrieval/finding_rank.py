@@ -84,7 +84,7 @@ def features(score: FindingScore, chunk_fused: float, chunk_dense: float) -> tup
 
 def _meta(p: FindingProfile) -> dict[str, object]:
     return {"institutions": p.institutions, "year": p.year, "dispositions": p.dispositions,
-            "report_id": p.report_id, "finding_id": p.id}
+            "report_id": p.report_id, "finding_id": p.id, "audit_type": p.audit_type}
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class FindingRanker:
             if h.finding_id:
                 fused[h.finding_id] = max(fused.get(h.finding_id, 0.0), h.score / top)
                 dense[h.finding_id] = max(dense.get(h.finding_id, 0.0), h.dense_score or 0.0)
-        scope = filters.model_copy(update={"sections": [], "audit_types": []})
+        scope = filters.model_copy(update={"sections": []})  # a finding of another audit type is not one asked for
         allowed = None if scope.is_empty() else {p.id for p in self.index.all_profiles() if scope.matches(_meta(p))}
         qv = self.embedder.embed_queries([query])[0]
         absent = self.index.absent(terms)

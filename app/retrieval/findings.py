@@ -57,6 +57,8 @@ class FindingProfile:
     """Its own only: what the finding is about, not every institution its report names."""
     dispositions: tuple[str, ...]
     year: int | None
+    audit_type: str | None
+    """Its own, else its report's ('성과감사')."""
     text: str
     title_terms: frozenset[str]
     terms: frozenset[str]
@@ -103,7 +105,8 @@ class FindingIndex:
                 texts = [profile_text(f) for f in rows]
                 metas = [
                     (f.id, f.report_id, f.title, tuple(f.institution_names),
-                     frozenset([*org_names(f.responsible_org), *org_names(f.action_orgs)]), tuple(f.disposition_list), f.year)
+                     frozenset([*org_names(f.responsible_org), *org_names(f.action_orgs)]), tuple(f.disposition_list), f.year,
+                     f.audit_type or f.report.audit_type)
                     for f in rows
                 ]
                 full: dict[str, set[str]] = {}
@@ -112,7 +115,7 @@ class FindingIndex:
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
-                FindingProfile(m[0], m[1], m[2], m[3], m[4], m[5], m[6], t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
+                FindingProfile(*m, t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
                 for m, t, tt, tok in zip(metas, texts, title_tokens, token_lists, strict=True)
             ]
             df: dict[str, int] = {}
