@@ -12,6 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
+from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import (
     asks_for_mentions,
@@ -152,6 +153,8 @@ class AgentTools:
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
                 continue  # 'Damyang County', 'Ministry of Oceans and Fisheries'
+            if any(squash(k) in scope.text for k in korean_names(name)):
+                continue  # 'Korea Electric Power Corporation': 한국전력공사, which the reports mention
             gaps.append(name)
         return gaps
 
@@ -169,9 +172,11 @@ class AgentTools:
         if held or filters.get("report_ids") or filters.get("finding_ids") or not asks_for_mentions(question):
             return {}
         out: dict[str, list[str]] = {}
-        for name in named_organisations(question):
+        for asked in named_organisations(question):
+            # an English name by the Korean one it officially translates ('Korea Electric Power Corporation')
+            name = asked if _HANGUL.search(asked) else next((k for k in korean_names(asked) if squash(k) in scope.text), "")
             flat = squash(name)
-            if not _HANGUL.search(name) or flat not in scope.text or catalog.find(name) or not proper_organisation(name):
+            if not name or flat not in scope.text or catalog.find(name) or not proper_organisation(name):
                 continue
             if any(alias.endswith(flat) and alias[: -len(flat)] in _NAME_PREFIXES for alias in catalog.aliases):
                 continue  # '지역정보개발원' is 한국지역정보개발원; '경찰청' is not 해양경찰청

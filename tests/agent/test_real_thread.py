@@ -9,8 +9,9 @@ from sqlalchemy import func, select
 
 from app.agent.runner import Agent
 from app.agent.tools import AgentTools
-from app.db.models import Chunk, FindingDisposition
+from app.db.models import Chunk, Finding, FindingDisposition
 from app.policies.offline.quotes import fold
+from app.retrieval.filters import SearchFilters
 from app.text.footnotes import without_footnote_marks
 
 pytestmark = pytest.mark.slow
@@ -178,7 +179,10 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     scoped = tools.mentioned(en, {})
     assert set(scoped["한국해양교통안전공단"]) == komsa
     assert tools.scope_gaps(en, {"finding_ids": sorted(komsa)}) == []
-    assert tools.scope_gaps(en, {}) == ["Korea Maritime Transportation Safety Authority"]
+    # an English name alone, by the Korean name it officially translates, which the reports mention
+    kepco = "Is KEPCO (Korea Electric Power Corporation) involved in any of the findings?"
+    assert tools.scope_gaps(kepco, {}) == [] and tools.scope_gaps("Korea Expressway Corporation findings", {})
+    assert "jj20251018_084459-F03" in tools.mentioned(kepco, {})["한국전력공사"]  # 데이터센터 전력수요 (PUE)
     # ... but not an English name the Korean one does not translate
     both = "Compare the findings on 해양수산부 with those on the Korea Expressway Corporation"
     assert tools.scope_gaps(both, {"institutions": ["해양수산부"]}) == ["Korea Expressway Corporation"]
@@ -186,6 +190,14 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     assert r["coverage"] == "full" and {e["finding_id"] for e in r["evidence"]} <= komsa
     assert r["answer"].startswith("한국해양교통안전공단 관련 내용이 나오는 지적사항")
     _assert_grounded(real_services, r)
+
+
+def test_an_audit_type_scopes_the_findings_ranked_not_only_the_passages_searched(real_services):
+    # findings no passage was retrieved for still rank (by their profiles): only those of the type asked
+    ranked = real_services.finding_ranker.rank("예산 낭비", {"예산", "낭비"}, [], SearchFilters(audit_types=["성과감사"]))
+    with real_services.sessions() as s:
+        kinds = {s.get(Finding, r.finding_id).report.audit_type for r in ranked}
+    assert ranked and kinds == {"성과감사"}
 
 
 def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_gap(agent, real_services):

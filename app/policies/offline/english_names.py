@@ -41,6 +41,9 @@ AGENCY_ENGLISH: dict[str, tuple[str, ...]] = {
     "지방항공청": ("Regional Office of Aviation", "Regional Aviation Administration"),
     "선박해양플랜트연구소": ("Korea Research Institute of Ships and Ocean Engineering", "KRISO"),
     "해양수산과학기술진흥원": ("Korea Institute of Marine Science and Technology Promotion", "KIMST"),
+    "한국전력공사": ("Korea Electric Power Corporation", "KEPCO"),
+    "한국전기안전공사": ("Korea Electrical Safety Corporation", "KESCO"),
+    "한국해양교통안전공단": ("Korea Maritime Transportation Safety Authority", "KOMSA"),
 }
 """Official English names (and the acronyms and plain forms English writers use) of agencies,
 keyed by a part of the Korean name ('지방항공청' covers 부산지방항공청)."""
@@ -73,6 +76,14 @@ def romanised_stem(name: str) -> str | None:
 def english_forms(name: str) -> set[str]:
     """The English surface forms of an institution: official names whose Korean key it contains."""
     return {form for key, forms in AGENCY_ENGLISH.items() if key in name for form in forms}
+
+
+def korean_names(english: str) -> list[str]:
+    """The Korean names an English organisation name is the official name (or acronym) of
+    ('Korea Electric Power Corporation' -> 한국전력공사), for organisations the reports only
+    mention, which the catalog does not hold."""
+    said = words(english)
+    return [key for key, forms in AGENCY_ENGLISH.items() if any(words(f) == said for f in forms)]
 
 
 def words(text: str) -> str:
