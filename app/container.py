@@ -46,6 +46,9 @@ class StoreScope:
     """Every chunk's text and every report title, whitespace removed (for 'is this name anywhere')."""
     findings: dict[str, str]
     """Each finding's chunks, whitespace removed (for 'which findings mention this name')."""
+    words: frozenset[str]
+    """Every run of Hangul the reports hold, as written between spaces and punctuation (for 'what
+    could this short name stand for': within a word, not across two)."""
 
 
 class Container:
@@ -142,7 +145,9 @@ class Container:
             if finding_id:
                 by_finding.setdefault(finding_id, []).append(text)
         flat = {f: re.sub(r"\s+", "", "\n".join(ts)) for f, ts in by_finding.items()}
-        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join([t for _, t in chunks] + titles)), flat)
+        texts = [t for _, t in chunks] + titles
+        words = frozenset(w for t in texts for w in re.findall(r"[가-힣]+", t))
+        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join(texts)), flat, words)
         self.__dict__["_scope"] = (version, scope)
         return scope
 

@@ -13,7 +13,10 @@ do on dev (5-fold cross-validated by question) and on test:
 
     AURA_DATA_DIR=<store with the 12 reports> .venv/bin/python scripts/fit_relevance.py [--test]
 
-The test split is read only with ``--test``: once, for the model chosen on dev.
+The test split is read only with ``--test``: once, for the model chosen on dev. The shipped
+finding model was fitted on dev too, so the answerable model's cross-validated figures are
+optimistic; a refitted finding model, if shipped, needs the answerable model refitted on it (a
+second run).
 """
 
 from __future__ import annotations
@@ -93,7 +96,7 @@ def question_rows(services: Container, tools: AgentTools, split: str, dataset: P
 def answerable_x(row: dict, probs: np.ndarray) -> list[float]:
     i = int(np.argmax(probs))
     s = row["signals"][i]
-    return [float(probs[i]), s["lex_body"], s["lex_full"], s["absent"], s["csls"], 1.0 if row["en"] else 0.0, s.get("unmatched", 0.0)]
+    return [float(probs[i]), s["lex_body"], s["lex_full"], s["absent"], s["csls"], 1.0 if row["en"] else 0.0]
 
 
 def keep_threshold(rows: list[dict], b: float, w: np.ndarray, top: int = 5) -> dict:

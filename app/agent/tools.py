@@ -4,6 +4,7 @@ retrievers and policies. The one place graph requests become searches, SQL and O
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import zip_longest
 from typing import Any
 
@@ -54,16 +55,20 @@ CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 
 
-def abbreviated_in(name: str, text: str) -> bool:
-    """Whether ``name`` shortens a longer name in ``text`` (whitespace removed) the way Korean
-    names are shortened: two or three syllables, each the first of a word the short name leaves
-    out the rest of (one to three syllables), then the suffix whole: '농기센터' for 농업기술센터,
-    '산림조합' for 산림조합, not '국립암센터' for anything but itself."""
+def abbreviated_in(name: str, words: Iterable[str]) -> bool:
+    """Whether ``name`` shortens a longer name one of ``words`` holds (``StoreScope.words``: runs of
+    Hangul, so never across two words or sentences) the way Korean names are shortened: two or
+    three syllables, each the first of a word the short name leaves out the rest of (one to three
+    syllables), then the suffix whole: '농기센터' for 농업기술센터, '중기청' for 중소기업청; not
+    '국립암센터' for anything but itself."""
     for suffix in _ABBREVIATED:
         stem = name[: -len(suffix)]
         if name.endswith(suffix) and 2 <= len(stem) <= 3:
-            return re.search("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix), text) is not None
+            rule = re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix))
+            return any(rule.search(w) for w in words)
     return False
+
+
 MENTIONED_MAX = 5
 """An organisation no finding is about but some mention ('장흥군', '김포시') scopes the search to
 the findings that mention it, when at most this many do (more: a common word, not a scope)."""
@@ -145,7 +150,7 @@ class AgentTools:
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
         for name in names:
             flat = squash(name)
-            if flat in known or flat in scope.text or _MONEY.search(name) or abbreviated_in(flat, scope.text):
+            if flat in known or flat in scope.text or _MONEY.search(name) or abbreviated_in(flat, scope.words):
                 continue  # ('농기센터': the reports' 농업기술센터)
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
                 continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it

@@ -183,15 +183,17 @@ def audit_types(text: str) -> list[str]:
     return out
 
 
-_ASKS_OPINION = re.compile(r"의견\s*(?:은|는|이|을|를)?\s*(?:\?|뭐|무엇|어땠|어떻|알려|정리|요약|있었|냈|제시|$)")
-"""'환경부 의견은?', '의견이 뭐였어': the 관계기관 의견 asked for; not a pattern's '주민 의견 들었다가',
-'로펌 두 곳 의견이 정반대로'."""
+_OPINION_IN_PATTERN = re.compile(
+    r"\s*(?:을|를|이|가|은|는|도|만|에)?\s*(?:수렴|듣|들었|들어|들은|무시|반영|따르|따라|따른|갈렸|갈린|엇갈|정반대|달랐|"
+    r"다른|묻|물어|물은|조회|받아들|구하|구한|청취|있었는데|있었음에도|제시했는데|요약해서)")
+"""What follows an opinion a problem pattern mentions ('주민 의견 들었다가', '로펌 두 곳 의견이
+정반대로', '반대 의견이 있었음에도'), not the 관계기관 의견 asked for ('환경부 의견도 알려줘')."""
 
 
 def sections(text: str) -> list[str]:
     low = text.lower()
     out = [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
-    if "opinion" not in out and _ASKS_OPINION.search(text):
+    if "opinion" not in out and any(not _OPINION_IN_PATTERN.match(text, m.end()) for m in re.finditer("의견", text)):
         out.append("opinion")
     return [s for s in SECTION_HINTS if s in out]
 
