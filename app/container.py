@@ -42,6 +42,8 @@ from app.vectorstore.milvus import MilvusVectorStore
 class StoreScope:
     years: frozenset[int]
     """Years of the ingested reports."""
+    audit_types: frozenset[str]
+    """Audit types of the ingested reports ('성과감사')."""
     text: str
     """Every chunk's text and every report title, whitespace removed (for 'is this name anywhere')."""
     findings: dict[str, str]
@@ -138,6 +140,7 @@ class Container:
             return cached[1]
         with self.sessions() as s:
             years = {y for (y,) in s.execute(select(Report.year)) if y}
+            kinds = {t for (t,) in s.execute(select(Report.audit_type)) if t}
             chunks = s.execute(select(Chunk.finding_id, Chunk.text).order_by(Chunk.finding_id, Chunk.ordinal)).all()
             titles = [t for (t,) in s.execute(select(Report.title))]
         by_finding: dict[str, list[str]] = {}
@@ -147,7 +150,7 @@ class Container:
         flat = {f: re.sub(r"\s+", "", "\n".join(ts)) for f, ts in by_finding.items()}
         texts = [t for _, t in chunks] + titles
         words = frozenset(w for t in texts for w in re.findall(r"[가-힣]+", t))
-        scope = StoreScope(frozenset(years), re.sub(r"\s+", "", "\n".join(texts)), flat, words)
+        scope = StoreScope(frozenset(years), frozenset(kinds), re.sub(r"\s+", "", "\n".join(texts)), flat, words)
         self.__dict__["_scope"] = (version, scope)
         return scope
 

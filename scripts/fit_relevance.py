@@ -172,7 +172,7 @@ def main() -> None:
         "finding_model": {"features": list(FEATURES), "bias": round(b, 4), "weights": [round(float(v), 4) for v in w],
                           "cv_top1_dev": round(float(np.mean(cv_top1)), 4), "top1_dev": top1(dev, b, w), "top1_test": top1(test, b, w) if test else None},
         "answerable_model": {"features": list(ANSWERABLE_FEATURES), "bias": round(ab, 4), "weights": [round(float(v), 4) for v in aw],
-                             "cv_dev": best_threshold(cv_pa, cv_un), "dev": chosen,
+                             "cv_dev": best_threshold(cv_pa, cv_un, args.max_false), "dev": chosen,
                              "cv_tradeoff": {str(m): best_threshold(cv_pa, cv_un, m) for m in (0.05, 0.1, 0.15, 0.2, 0.3)},
                              "test": None if not test else {"abstained_unanswerable": sum(1 for p, r in zip(tpa, tfree, strict=True) if p < tau and not r["answerable"]),
                                       "unanswerable": sum(1 for r in tfree if not r["answerable"]),

@@ -49,6 +49,8 @@ _NAME_PREFIXES = frozenset("한국 국립 국가".split())
 _CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
+_APPEARS = frozenset("연루 등장".split())
+"""How an organisation appears ('산업은행이 연루된 건'): the request, not the pattern."""
 _ABBREVIATED = ("연구원", "진흥원", "위원회", "사업단", "센터", "공단", "공사", "재단", "협회", "조합", "은행", "본부", "청")
 """Suffixes a short name keeps whole when it shortens the words before them ('농기센터')."""
 CANDIDATES = 20
@@ -59,13 +61,17 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     """Whether ``name`` shortens a longer name one of ``words`` holds (``StoreScope.words``: runs of
     Hangul, so never across two words or sentences) the way Korean names are shortened: two or
     three syllables, each the first of a word the short name leaves out the rest of (one to three
-    syllables), then the suffix whole: '농기센터' for 농업기술센터, '중기청' for 중소기업청; not
-    '국립암센터' for anything but itself."""
-    for suffix in _ABBREVIATED:
-        stem = name[: -len(suffix)]
-        if name.endswith(suffix) and 2 <= len(stem) <= 3:
-            rule = re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix))
-            return any(rule.search(w) for w in words)
+    syllables), then the suffix whole, alone or after a place the reports name: '농기센터' and
+    '담양농기센터' for 농업기술센터, '중기청' for 중소기업청; not '국립암센터' for anything but itself."""
+    suffix = next((x for x in _ABBREVIATED if name.endswith(x)), "")
+    head = name[: -len(suffix)] if suffix else ""
+    for k in (2, 3):  # the short name itself, or after a place the reports name ('담양농기센터')
+        stem, place = head[-k:], head[:-k]
+        if len(stem) < k or (place and not any(w.startswith(place) for w in words)):
+            continue
+        rule = re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix))
+        if any(rule.search(w) for w in words):
+            return True
     return False
 
 
@@ -130,7 +136,7 @@ class AgentTools:
         for name in [*named_organisations(text), *catalog.find(text)]:
             text = text.replace(name, " ")
         aliases = catalog.aliases
-        return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES  # '분석해줘', '관련', '사항': the request
+        return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES - _APPEARS  # '분석해줘', '관련', '사항': the request
                 if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
     def query_terms(self, query: str) -> set[str]:
@@ -139,12 +145,14 @@ class AgentTools:
 
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
         """What the question asks about that the ingested reports do not cover: report years
-        outside the store's, organisations named in the question that no report mentions."""
+        outside the store's, audit types none of its reports is, organisations named in the
+        question that no report mentions."""
         scope = self.container.scope()
         gaps: list[str] = []
         y0, y1 = filters.get("year_from"), filters.get("year_to")
         if (y0 or y1) and not any((y0 or 0) <= y <= (y1 or 9999) for y in scope.years):
             gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
+        gaps += [t for t in filters.get("audit_types") or [] if t not in scope.audit_types]  # '재무감사에서 …
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
@@ -165,7 +173,8 @@ class AgentTools:
 
     def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
         """Organisations a question about where they appear in the reports names by their own
-        name, in Korean, that the reports mention but no finding is about ('전남 장흥군이 언급된 지적',
+        name (in Korean, or by the official English name of one, ``korean_names``) that the
+        reports mention but no finding is about ('전남 장흥군이 언급된 지적',
         '김포시 관련해서 나오는 거'): the findings that mention each. Empty when the filters already
         name an institution the store holds (an LLM router's '장흥군' as written does not count), a
         report or a finding, and for other questions: '영광군 감사에서 나온 지적사항' asks for an audit

@@ -205,6 +205,8 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("담양 농기센터 표창 건 근거 법령", {}) == []  # the reports' 농업기술센터
     assert tools.scope_gaps("국립암센터 감사 결과 있어?", {}) == ["국립암센터"]  # a name in full stays itself
     assert tools.scope_gaps("중기청 지원사업 관련 지적 있어?", {}) == ["중기청"]  # no word of the reports spells it out
+    assert tools.scope_gaps("담양농기센터 표창 건", {}) == []  # after a place the reports name
+    assert tools.scope_gaps("재무감사에서 나온 지적", {"audit_types": ["재무감사"]}) == ["재무감사"]  # no report of that type
     assert tools.scope_gaps("한국석유공사 비축유 관리 부실 사례", {}) == ["한국석유공사"]
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천

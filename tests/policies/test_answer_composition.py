@@ -509,7 +509,8 @@ def test_a_question_about_where_an_organisation_appears_is_told_from_one_about_i
     for q in ("영광군 감사에서 나온 지적사항 있어?", "전남 영광군 감사 결과도 있어?", "김포시에서 공사비 부풀린 사례 나온 거 있어?",
               "한국해양교통안전공단 직원이 뇌물 받은 사례 나온 거 있어?", "아까 나온 거 말고 김포시 사례는?",
               "Which findings involved bid rigging by contractors hired by the Public Procurement Service?",
-              "담당공무원이 연루된 횡령 사례 찾아줘", "심의위원회가 끼어 있는 사례"):  # involvement of people, of a kind of body
+              "담당공무원이 연루된 횡령 사례 찾아줘", "심의위원회가 끼어 있는 사례",  # involvement of people, of a kind of body
+              "조달청이 끼인 입찰 담합 사례 찾아줘", "산업은행이 연루된 부당대출 사례 있어?"):  # a pattern the organisation is part of
         assert not asks_for_mentions(q), q
     assert question_kind("김포시에서 공사비 부풀린 사례 나온 거 있어?") != "institution"
 

@@ -112,12 +112,19 @@ def test_fields_resolve_that_institution_from_retained_documents():
 
 def test_the_agency_opinion_section_is_asked_for_not_any_opinion_a_pattern_mentions():
     for q in ("환경부 의견은?", "그 건 관계기관 의견은?", "기관은 어떤 의견을 냈어?", "의견이 뭐였어", "해수부 의견도 알려줘",
-              "곡성군 의견 좀 알려줘", "환경부의 의견이 궁금해", "무슨 의견이었어?"):
+              "곡성군 의견 좀 알려줘", "환경부의 의견이 궁금해", "무슨 의견이었어?", "해수부 의견 요약해서 알려줘",
+              "해수부 의견에 따르면 어떻게 조치하겠대?", "곡성군 의견도 물어봐줘"):
         assert select_fields(q, {}, [], CATALOG).sections == ["opinion"], q
     for q in ("설계용역부터 발주하고 나중에야 주민이나 어촌계 의견 들었다가 반대로 공사가 멈춘 사례",
               "로펌 두 곳 의견이 정반대로 갈렸고 기관이 한쪽 의견만 따라 처리했다가 지적받은 사례",
-              "자문위원 의견이 있었는데도 무시한 사례", "주민 의견 수렴 없이 추진한 사례"):
+              "자문위원 의견이 있었는데도 무시한 사례", "주민 의견 수렴 없이 추진한 사례", "주민 의견을 안 듣고 추진했어",
+              "심의위원회 의견 없이 예산을 집행했던데"):
         assert select_fields(q, {}, [], CATALOG).sections == [], q
+
+
+def test_an_audit_type_the_question_sets_aside_is_no_filter():
+    assert select_fields("성과감사에서 예산 낭비한 사례", {}, [], CATALOG).audit_types == ["성과감사"]
+    assert select_fields("성과감사 말고 다른 감사에서 나온 예산 낭비 사례", {}, [], CATALOG).audit_types == []
 
 
 @pytest.mark.parametrize(

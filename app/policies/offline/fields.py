@@ -175,25 +175,33 @@ def _named_at(word: str, low: str) -> int:
     return m.start() if m else -1
 
 
+_NOT_THIS = re.compile(r"(?:말고|빼고|아닌|제외|이외|외에)")
+
+
 def audit_types(text: str) -> list[str]:
+    """The audit types the question scopes to; not one it sets aside ('성과감사 말고')."""
     flat = squash(text)
-    out = [t for t in AUDIT_TYPES if t in flat]
+    out = [t for t in AUDIT_TYPES if t in flat and not _NOT_THIS.match(flat, flat.index(t) + len(t))]
     if not out and "정기감사" in flat:
         out.append("기관정기감사")
     return out
 
 
 _OPINION_IN_PATTERN = re.compile(
-    r"\s*(?:을|를|이|가|은|는|도|만|에)?\s*(?:수렴|듣|들었|들어|들은|무시|반영|따르|따라|따른|갈렸|갈린|엇갈|정반대|달랐|"
-    r"다른|묻|물어|물은|조회|받아들|구하|구한|청취|있었는데|있었음에도|제시했는데|요약해서)")
+    r"\s*(?:을|를|이|가|은|는|도|만|에)?\s*(?:안|못|제대로|충분히)?\s*(?:수렴|듣|들었|들어|들은|무시|묵살|반영|누락|배제|따라|"
+    r"갈렸|갈린|엇갈|정반대|조회|받아들|구하|구한|청취|서|제출|없이|에도|과\s*(?:다르|달리)|와\s*(?:다르|달리))")
 """What follows an opinion a problem pattern mentions ('주민 의견 들었다가', '로펌 두 곳 의견이
-정반대로', '반대 의견이 있었음에도'), not the 관계기관 의견 asked for ('환경부 의견도 알려줘')."""
+정반대로', '의견 수렴 없이'), not the 관계기관 의견 asked for ('환경부 의견도 알려줘', '의견에 따르면')."""
+_CASES_ASKED = re.compile(r"사례|경우|케이스")
+"""A question asking for cases: an opinion in it is part of the pattern ('자문위원 의견이 있었는데도
+무시한 사례')."""
 
 
 def sections(text: str) -> list[str]:
     low = text.lower()
     out = [s for s, hints in SECTION_HINTS.items() if any(h.lower() in low for h in hints)]
-    if "opinion" not in out and any(not _OPINION_IN_PATTERN.match(text, m.end()) for m in re.finditer("의견", text)):
+    if ("opinion" not in out and not _CASES_ASKED.search(text)
+            and any(not _OPINION_IN_PATTERN.match(text, m.end()) for m in re.finditer("의견", text))):
         out.append("opinion")
     return [s for s in SECTION_HINTS if s in out]
 

@@ -49,12 +49,14 @@ _MENTION_AFTER = (
     r"\s*(?:이|가|은|는|도|을|를|에\s*대한|이라는\s*이름이)?\s*(?:관련(?:해서|해|된)?\s*(?:보고서에|감사에)?\s*)?"
     r"(?:(?:얘기|이야기)가?\s*)?(?:언급|나오|나온|나와|등장|다룬|다루|(?:언급|내용)이?\s*(?:있|나오))"
 )
-_INVOLVED_AFTER = r"\s*(?:이|가|도)?\s*(?:끼어\s*있|끼인|연루)"
-"""'산업은행이 끼어 있는 지적', '…이 연루된 지적': where an organisation appears, when it is named by
-its own name (``proper_organisation``); '담당공무원이 연루된 횡령 사례' is a pattern."""
 """What follows an organisation the question asks about wherever it appears ('장흥군이 언급된', '장흥군을
 언급한', '장흥군에 대한 언급이 있는', '장흥군 얘기 나오는', '김포시 관련해서 보고서에 나오는'); not '김포시에서 …
 사례 나온 거' or '영광군 감사에서 나온 지적' (its audit), where the organisation is not what appears."""
+_INVOLVED_AFTER = (r"\s*(?:이|가|도)?\s*(?:끼어\s*있는|끼인|연루(?:된|되어\s*있는)?)\s*"
+                   r"(?:지적|건|거|것|감사|사항|내용|부분)")
+"""'산업은행이 끼어 있는 지적', '…이 연루된 건': where an organisation appears, when it is named by its own
+name (``proper_organisation``); not '담당공무원이 연루된 횡령 사례' or '조달청이 끼인 입찰 담합 사례'
+(patterns)."""
 _MENTION_EN = (r"\bmention(?:s|ed)?\s+(?:of\s+)?(?:the\s+)?{name}", r"{name}[^.?!]*?\b(?:mentioned|named|involved|appears?)\b",
                r"\brole\b[^.?!]*?{name}")
 _LATIN_SHORT_FORM = re.compile(
