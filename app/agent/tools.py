@@ -67,8 +67,8 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     head = name[: -len(suffix)] if suffix else ""
     for k in (2, 3):  # the short name itself, or after a place the reports name ('담양농기센터')
         stem, place = head[-k:], head[:-k]
-        if len(stem) < k or (place and not any(w.startswith(place) for w in words)):
-            continue
+        if len(stem) < k or (place and (len(place) < 2 or not any(w.startswith(place) for w in words))):
+            continue  # a place of one syllable is none ('한국석유공사' is not 한 + 국석유공사)
         rule = re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix))
         if any(rule.search(w) for w in words):
             return True
