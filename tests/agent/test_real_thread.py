@@ -183,6 +183,7 @@ def test_an_organisation_the_reports_only_mention_scopes_an_institution_question
     kepco = "Is KEPCO (Korea Electric Power Corporation) involved in any of the findings?"
     assert tools.scope_gaps(kepco, {}) == [] and tools.scope_gaps("Korea Expressway Corporation findings", {})
     assert "jj20251018_084459-F03" in tools.mentioned(kepco, {})["한국전력공사"]  # 데이터센터 전력수요 (PUE)
+    assert tools.mentioned("Is KEPCO involved in any of the findings?", {}) == tools.mentioned(kepco, {})  # the acronym alone
     # ... but not an English name the Korean one does not translate
     both = "Compare the findings on 해양수산부 with those on the Korea Expressway Corporation"
     assert tools.scope_gaps(both, {"institutions": ["해양수산부"]}) == ["Korea Expressway Corporation"]

@@ -487,6 +487,10 @@ def test_an_institution_the_findings_only_mention_is_named_as_mentioned_and_the_
     assert v.grounded and v.useful, v.reasoning  # '언급된' frames the request; the name is what must be covered
     # a question about the finding's own institution keeps the plain lead
     assert analyst.analyze_documents("가람시 관련 지적사항 있어?", docs, "").sentences[0].text.startswith("가람시 관련 지적사항 1건")
+    # an agency asked for by its English acronym is named by its Korean name
+    kepco = [{**d, "text": d["text"].replace("나라교통안전공단", "한국전력공사")} for d in docs]
+    lead = analyst.analyze_documents("Is KEPCO involved in any of the findings?", kepco, "").sentences[0].text
+    assert lead.startswith("1 finding(s) mention 한국전력공사"), lead
     # nor is a finding about it by a longer name, or a question about its own findings, a mention
     gwangsan = [{**d, "institutions": ["광주광역시 광산구"]} for d in docs]
     for q in ("광산구가 언급된 지적 있어?", "광산구 관련 지적사항 있어?"):
@@ -503,6 +507,8 @@ def test_a_question_about_where_an_organisation_appears_is_told_from_one_about_i
     for q in ("전남 장흥군이 언급된 감사 지적 있어?", "김포시 관련해서 보고서에 나오는 거 있어?", "한국해양교통안전공단이 나오는 지적사항 보여줘",
               "장흥군을 언급한 지적 있어?", "장흥군에 대한 언급이 있는 지적", "장흥군 얘기 나오는 거 있어?",
               "산업은행이 끼어 있는 지적사항 있어?", "한국산업은행이 연루된 지적 있어?",
+              "고용노동부가 끼어 있는 지적사항 있어?", "행정안전부가 연루된 지적 있어?",  # a ministry by its official name
+              "Is KEPCO involved in any of the findings?",  # an agency by its acronym alone
               "Which findings mention 장흥군?", "Do the reports mention 김포시?", "Is the Korea Electric Power Corporation involved in any finding?",
               "What role does the Korea Maritime Transportation Safety Authority play in the findings?"):
         assert asks_for_mentions(q) and question_kind(q) == "institution", q

@@ -66,6 +66,9 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("Ministry of Culture, Sports and Tourism") == ["Ministry of Culture, Sports and Tourism"]
     assert named_organisations("Board of Audit and Inspection reports on a provincial government") == []
     assert named_organisations("Did the County discipline him? Which Agency handled it?") == []  # question words are no name
+    # an agency's acronym alone, as English writers use it; not any word in capitals
+    assert named_organisations("Is KEPCO involved in any of the findings?") == ["KEPCO"]
+    assert named_organisations("Which findings did the PUE and ICT audits raise?") == []
 
 
 def test_short_agency_names_are_organisations_but_not_places_money_went():

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.policies.offline import quotes
+from app.policies.offline.english_names import korean_names
 from app.policies.offline.intent import (
     asks_for_mentions,
     asks_for_one,
@@ -189,14 +190,16 @@ def asked_institution(question: str, found: list[Case], items: list[tuple[int, q
 def mentioned_only(question: str, found: list[Case], items: list[tuple[int, quotes.Quote, str | None]]) -> str | None:
     """An organisation a question about where one appears names that the findings shown mention in
     their text but are not about ('전남 장흥군이 언급된 지적' over a 해양수산부 finding whose demand
-    names 장흥군), if any; not one they are about by a longer name ('광산구' for 광주광역시 광산구)."""
+    names 장흥군), if any; not one they are about by a longer name ('광산구' for 광주광역시 광산구). An
+    English name counts by the Korean one it is the official name of ('KEPCO': 한국전력공사)."""
     if not asks_for_mentions(question):
         return None
     about = [squash(a) for a in [i for c in found for i in c.head[1].get("institutions") or []] + addressees(items)]
     texts = [squash(" ".join(d.get("text") or "" for _, d in c.docs)) for c in found]
-    for name in named_organisations(question):
+    asked = (n for name in named_organisations(question) for n in ([name] if re.search(r"[가-힣]", name) else korean_names(name)))
+    for name in asked:
         flat = squash(name)  # every case shown names it: the count and the lead are of cases that do
-        if re.search(r"[가-힣]", name) and all(flat in t for t in texts) and not any(flat in a or a in flat for a in about):
+        if all(flat in t for t in texts) and not any(flat in a or a in flat for a in about):
             return name
     return None
 

@@ -109,7 +109,9 @@ _OWN = re.compile(r"board of audit|\bBAI\b", re.I)
 
 def english_organisations(text: str) -> list[str]:
     """English organisation names in the text ('National Pension Service', 'Seoul Metropolitan
-    Government', 'Ministry of Justice'), at least two words, the 감사원 itself excluded."""
+    Government', 'Ministry of Justice'), at least two words, the 감사원 itself excluded; and the
+    acronyms of ``AGENCY_ENGLISH`` written alone ('Is KEPCO involved …?'), not any capitals
+    ('ICT', 'PUE')."""
     out = []
     for m in _EN_ORG_NAME.finditer(text):
         words = m.group(1).split()
@@ -118,7 +120,13 @@ def english_organisations(text: str) -> list[str]:
         name = " ".join(words)
         if len(words) >= 2 and not _OWN.search(name) and name not in out:
             out.append(name)
-    return out
+    named = {k for n in out for k in korean_names(n)}
+    out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
+    return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
+
+
+_ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")
+_ACRONYMS = frozenset(f for forms in AGENCY_ENGLISH.values() for f in forms if _ACRONYM.fullmatch(f))
 
 
 _NOT_A_NAME = frozenset(

@@ -128,6 +128,9 @@ def understand(text: str) -> Intent:
 
 MINISTRIES = frozenset("국방부 외교부 통일부 법무부 교육부 환경부 여가부 중기부 복지부 국토부 해수부 산업부 과기부 문체부 행안부 기재부 노동부 고용부".split())
 """Ministries by their three-syllable names, official or as auditors shorten them."""
+_AGENCIES = frozenset(AGENCY_ALIASES) | {a for aliases in AGENCY_ALIASES.values() for a in aliases}
+"""Central agencies by their official names and the short forms auditors write ('고용노동부',
+'해경청'): Kiwi reads most of the official names as two common nouns."""
 
 
 def _short_organisation(name: str) -> bool:
@@ -163,7 +166,7 @@ def proper_organisation(name: str) -> bool:
     """An organisation's own name, not a common noun of that shape: Kiwi tags a part of it a
     proper noun ('장흥군', '한국관광공사'), it is a ministry or a one-noun …청, or it compounds three
     nouns or more ('해양교통안전공단'); not '데이터센터' or '지방의원'."""
-    return _short_organisation(name) or len(get_kiwi().tokenize(name)) >= 3
+    return _short_organisation(name) or name in _AGENCIES or len(get_kiwi().tokenize(name)) >= 3
 
 
 def named_organisations(text: str) -> list[str]:
