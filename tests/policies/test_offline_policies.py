@@ -99,6 +99,9 @@ def test_years_and_ordinals():
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
     assert ordinals("tell me more about the third one") == [3]
+    # the former and the latter of two things the user listed
+    assert ordinals("앞에꺼 괌 간 사람은 본인 처분 뭐") == [1] and ordinals("뒤에 말한거 징계 수준은") == [2]
+    assert ordinals("what about the latter?") == [2] and ordinals("앞에 공사 건") == [] and ordinals("그 앞에 있던 거") == []
     assert ordinals("2025년 지적") == []
 
 
@@ -333,6 +336,15 @@ def test_explicit_topic_change_is_a_pivot(router):
     retained = [doc(1, "F1", inst="부산광역시 해운대구")]
     d = router.route("이건 다른 얘긴데, 해운대구 예산 문제는?", [Turn("해운대구 제척", "…", "deep")], retained)
     assert d.pivot and not d.follow_up
+    # 'while we are on it' brings up another subject; 'X 말고 Y' sets one topic aside for another, in words
+    # the case shown uses too
+    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
+    history = [Turn("해운대구 위원 제척 문제 분석해줘", "…", "deep")]
+    for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 얘기 말고, 용역업체 대표가 친족인 심의 참여 건"):
+        d = router.route(q, history, retained)
+        assert d.pivot and not d.follow_up, q
+    for q in ("이거 말고 또 뭐 있어", "얘기한 두 건 말고 같은 감사에서 다른 지적은?"):  # other findings than those shown
+        assert router.route(q, history, retained).follow_up, q
 
 
 def test_glossary_matches_english_forms_as_whole_words():
@@ -369,6 +381,8 @@ def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
     assert d.follow_up and "항만 사용료" in d.search_query and d.year_from is None
     d = router.route("기관 상관없이 상수도 쪽 지적은 뭐 있어", [Turn("해수부 상수도 감사결과 있어?", "없습니다.", "deep")], [])
     assert d.follow_up and d.institutions == [] and "해수부" not in d.search_query and "상수도" in d.search_query
+    d = router.route("그럼 제일 최근 정기감사라도", last, [])  # the latest instead of the year asked
+    assert d.follow_up and d.year_from is None and "항만 사용료" in d.search_query
     # without a last question there is nothing to restate
     assert not router.route("연도 상관없이 찾아줘", [], []).follow_up
 

@@ -175,14 +175,14 @@ def _named_at(word: str, low: str) -> int:
     return m.start() if m else -1
 
 
-_SET_ASIDE = r"(?:말고|말구|빼고|아닌|제외|이외|외)"
+SET_ASIDE = r"(?:말고|말구|빼고|아닌|제외|이외|외)"
 """What follows something the question sets aside ('성과감사 말고', '그 감사 빼고')."""
 
 
 def audit_types(text: str) -> list[str]:
     """The audit types the question scopes to; not one it sets aside ('성과감사 말고')."""
     flat = squash(text)
-    out = [t for t in AUDIT_TYPES if t in flat and not re.match(_SET_ASIDE, flat[flat.index(t) + len(t):])]
+    out = [t for t in AUDIT_TYPES if t in flat and not re.match(SET_ASIDE, flat[flat.index(t) + len(t):])]
     if not out and "정기감사" in flat:
         out.append("기관정기감사")
     return out
@@ -214,7 +214,7 @@ ANAPHORA = (
     "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
 )
 REPORT_ANAPHORA = re.compile(
-    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + _SET_ASIDE + ")"
+    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + SET_ASIDE + ")"
     r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
 )
 """'그 감사', '같은 보고서에서', 'that audit': the report retained from earlier turns (not '같은 감사기간',

@@ -69,11 +69,14 @@ FUNCTION_WORDS = frozenset(
 ORDINAL_WORDS = {
     "첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "앞": 1, "former": 1, "뒤": 2, "나중": 2, "latter": 2,
 }
+"""Ordinal words; the former and the latter of two things listed too ('앞에꺼', '뒤에 말한 거')."""
 _ORDINAL = re.compile(
     r"(\d{1,2})\s*(?:번째|번\s*(?:항목|지적|사례|건|finding)?|항목|\.\s*항목)"
     r"|(첫|두|세|네|다섯)\s*(?:번째|째)|(첫째|둘째|셋째|넷째)"
-    r"|\b(first|second|third|fourth|fifth)\b|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b",
+    r"|\b(first|second|third|fourth|fifth)\b|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b"
+    r"|(?<![가-힣])(앞|뒤|나중)(?:에|엣)?\s*(?:말한\s*)?(?:꺼|거|것|건)(?![가-힣])|(?<![가-힣])(앞|뒤|나중)에\s*말한(?=\s|$)|\bthe (former|latter)\b",
     re.IGNORECASE,
 )
 
@@ -84,7 +87,7 @@ def ordinals(text: str) -> list[int]:
         if m.group(1) or m.group(5):
             n = int(m.group(1) or m.group(5))
         else:
-            n = ORDINAL_WORDS[(m.group(2) or m.group(3) or m.group(4)).lower()]
+            n = ORDINAL_WORDS[next(g for g in m.groups()[1:] if g).lower()]
         if n not in out:
             out.append(n)
     return out

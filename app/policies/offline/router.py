@@ -108,7 +108,8 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
+    r"|(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데",  # '보조금 얘기 나온 김에 …': another subject the last one brought up
     re.I,
 )
 _ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제|왜|어디|몇|^(?:what|who|whom|how|which|when|where|why|was|were|did|does|do|is|are|has|had|can)\b", re.I)
@@ -127,7 +128,8 @@ _NEVER_MIND = r"상관\s*없(?:이|어|음|고)|관계\s*없(?:이|어|음|고)|
 _RELAX_PERIOD = re.compile(
     rf"(?:연도|년도|기간|시기|시점)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})|(?<![가-힣])해(?:는|은)?\s+(?:{_NEVER_MIND})"
     r"|(?:ignore|drop|forget(?: about)?|without|never mind|don't worry about)\s+the\s+(?:year|period|date)"
-    r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years",
+    r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years"
+    r"|(?:제일|가장)\s*최근\s*(?:[가-힣]{0,6}(?:감사|보고서|것|거|꺼|건))?\s*(?:이)?라도(?![가-힣])",  # '그럼 제일 최근 정기감사라도'
     re.I,
 )
 _RELAX_ORG = re.compile(
@@ -163,6 +165,9 @@ _LIKE_SHOWN = re.compile(
 )
 """Cases 'like this' ('이렇게 사업기간을 빡빡하게 잡아서 부실해진 다른 건도', '다른 시군 결산에서도 이런 거
 잡힌 적 있어?'): whatever the words, the pattern is the one shown."""
+_INSTEAD = re.compile(r"(?<![가-힣])(?!(?:그|이|저|한|두|세|네|몇)?\s*(?:거|건|것|개|가지)(?![가-힣]))([가-힣A-Za-z]{1,12})(?:\s*(?:얘기|이야기|쪽|건|거))?\s*(?:말고|말구|빼고|제외하고)[,\s]+(.+)")
+"""'X 말고 Y': a topic set aside for another ('운동부 얘기 말고 체육특기자 대입 비리는'), not what was shown
+('이거 말고 또 뭐'); not 'X 아닌 Y', which may ask about the case shown ('징계 아닌 주의로 끝난 거야?')."""
 _ASKS_FOR_CASES = re.compile(
     r"(?:거|것|건|사례|케이스|데|곳|적|경우)(?:가|이|도|는|들)?\s*(?:또\s*|더\s*)?(?:있|나왔|적발)|(?:또|더)\s*있|\b(?:any other|other|more)\b", re.I
 )
@@ -289,8 +294,8 @@ class OfflineRouter:
             follow_up, pivot, why = True, False, "asks the last question again without its " + (
                 "period" if relax_period and not relax_org else "institution" if not relax_period else "scope")
         elif track == "deep" and not retained and previous == "deep" and not after_manual and not sql_intent and (
-            anaphora or (not institutions and len(self._content(q)) <= 1)
-        ):  # the last deep turn found nothing: '장성군 그 농업법인은 뭘 했길래', '농지 관련된 것만이라도 없어?'
+            anaphora or (not institutions and not named_organisations(q) and len(self._content(q)) <= 1)
+        ):  # the last deep turn found nothing: '장성군 그 농업법인은 뭘 했길래', '농지 관련된 것만이라도 없어?'; not 'Is KEPCO involved?'
             restated = True
             query, last_orgs, last_years = self._relaxed(history[-1].question, q, False, False)
             institutions = institutions or last_orgs
@@ -408,6 +413,9 @@ class OfflineRouter:
             # ('2020년 담양군 감사에서도 비슷한 거 나왔었어?', '2021년에도 이런 거 있었어?' ask for what was shown, then: below)
         if _LIKE_SHOWN.search(q):
             return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
+        instead = _INSTEAD.search(q)
+        if instead and len(self._content(instead.group(2))) >= 2:
+            return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
