@@ -44,6 +44,11 @@ class FieldSelection(BaseModel):
     sections: list[str] = Field(default_factory=list, description="criteria | problems | opinion | actions | overview")
     report_ids: list[str] = Field(default_factory=list, description="Reports the question points back at ('그 감사', 'that audit').")
     search_query: str = ""
+    topic: list[str] = Field(
+        default_factory=list,
+        description="A lookup's subject beyond its filters ('감정평가 관련 지적 몇 건' -> ['감정평가']): the findings counted or "
+        "listed hold every word in their title, overview, problems or report title.",
+    )
     source: Source = Field(
         "reports",
         description="'manual' when the question asks what the audit manual says (what a disposition means or when it is used, "

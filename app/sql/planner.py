@@ -14,7 +14,9 @@ The filters come only from ``fields`` (select_fields has already read the questi
 institutions match findings.institution, responsible_org or action_orgs (LIKE, any of
 them); years bound findings.year; dispositions require a finding_dispositions row (EXISTS,
 so a finding with two dispositions is counted once); audit types match findings.audit_type
-(LIKE). Values are written as quoted literals (quotes doubled, LIKE wildcards escaped); the
+(LIKE); a topic (``FieldSelection.topic``, '감정평가 관련 지적 몇 건') keeps the findings whose
+title, overview, problems or report title holds each of its words, spaces aside. Values are
+written as quoted literals (quotes doubled, LIKE wildcards escaped); the
 text of the question itself never reaches the SQL. The result still goes through
 validate_sql before it runs.
 """
@@ -37,7 +39,12 @@ _DIMENSION_SQL: dict[Dimension, str] = {
     "audit_type": "f.audit_type",
 }
 
-_TOP = re.compile(r"가장\s*많|최다|상위|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
+DIMENSION_LABELS: dict[Dimension, tuple[str, str]] = {
+    "institution": ("기관", "institution"), "disposition": ("처분", "disposition"), "year": ("연도", "year"), "audit_type": ("감사 유형", "audit type"),
+}
+"""Each dimension in Korean and English, for the answer that reads the grouped rows."""
+
+_TOP = re.compile(r"가장\s*많|최다|상위(?!\s*(?:법|규정|규범|지침|계획|기관의|부서))|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
 _TOP_N = re.compile(r"(?:\btop|상위)\s*(\d{1,3})|(\d{1,3})\s*(?:곳|개|위|군데|대)", re.IGNORECASE)
 _GROUP = re.compile(
     r"(종류|처분|기관|연도|년도|유형)\s*별|\b(?:by|per)\s+(disposition|institution|agenc|organi|year|audit\s*type|type)",
@@ -92,14 +99,23 @@ def quote(value: str) -> str:
     return "'" + cleaned.replace("'", "''") + "'"
 
 
+def _like(value: str) -> str:
+    """``LIKE '%value%'`` with the LIKE wildcards in ``value`` escaped."""
+    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"LIKE {quote(f'%{escaped}%')}" + (" ESCAPE '\\'" if escaped != value else "")
+
+
 def _like_any(columns: tuple[str, ...], values: list[str]) -> str:
-    terms = []
-    for value in values:
-        escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        suffix = " ESCAPE '\\'" if escaped != value else ""
-        pattern = quote(f"%{escaped}%")
-        terms.extend(f"{col} LIKE {pattern}{suffix}" for col in columns)
-    return "(" + " OR ".join(terms) + ")"
+    return "(" + " OR ".join(f"{col} {_like(value)}" for value in values for col in columns) + ")"
+
+
+def _mentions(word: str) -> str:
+    """Findings whose title, overview, problems or report title holds ``word``, spaces aside
+    (PDF text splits and joins words at random)."""
+    like = _like("".join(word.split()))
+    columns = [f"replace({c}, ' ', '') {like}" for c in ("f.title", "f.overview", "f.problems")]
+    columns.append(f"f.report_id IN (SELECT r2.id FROM reports r2 WHERE replace(r2.title, ' ', '') {like})")
+    return "(" + " OR ".join(columns) + ")"
 
 
 class OfflineSqlPlanner:
@@ -143,6 +159,7 @@ class OfflineSqlPlanner:
         report_ids = [r for r in fields.report_ids if r]
         if report_ids:
             where.append(f"f.report_id IN ({', '.join(quote(r) for r in report_ids)})")
+        where += [_mentions(word) for word in fields.topic if word and word.strip()]
         return where
 
     @staticmethod
@@ -177,7 +194,7 @@ class OfflineSqlPlanner:
             "count": "a count of findings",
             "list": "a list of findings (no count, group or top-N wording)",
         }[intent.kind]
-        named = [k for k, v in fields.model_dump(include={"institutions", "year_from", "year_to", "dispositions", "audit_types"}).items() if v]
+        named = [k for k, v in fields.model_dump(include={"institutions", "year_from", "year_to", "dispositions", "audit_types", "topic"}).items() if v]
         return f"offline template: {what}; filters: {', '.join(named) or 'none'}"
 
 

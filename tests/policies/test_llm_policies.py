@@ -311,6 +311,10 @@ def test_sql_prompt_carries_the_schema_description():
     policies(model).plan_sql("기관별 건수", FieldSelection(institutions=["한국도로공사"]))
     assert SCHEMA in str(model.seen[0][0].content)
     assert "한국도로공사" in str(model.seen[0][1].content)
+    # a lookup's subject reaches the model with how to filter on it
+    model = ScriptedChatModel(default=smart_reply)
+    policies(model).plan_sql("감정평가 관련 지적 몇 건", FieldSelection(topic=["감정평가"]))
+    assert '"topic": ["감정평가"]' in str(model.seen[0][1].content) and "topic word" in str(model.seen[0][0].content)
 
 
 def test_grader_sees_all_passages_numbered_in_one_call():

@@ -658,3 +658,24 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     assert not REPORT_ANAPHORA.search("같은 감사기간에 있었던 일") and REPORT_ANAPHORA.search("같은 보고서에 있었지?")
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
+
+
+def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_set_aside():
+    from app.policies.offline.lookup import topic_words
+
+    assert topic_words("감정평가 관련 지적 몇 건이야?", CATALOG) == ["감정평가"]
+    assert topic_words("보조금관련 지적 기관별로 목록", CATALOG) == ["보조금"]  # a lookup word ends a run
+    assert topic_words("어선 안전관리 실태점검 처분은 몇 건이야?", CATALOG) == ["어선", "안전관리"]
+    # institutions, dispositions, audit types and years are filters, not topics
+    for q in ("해수부 주의 처분 몇 건이야?", "해운대구지적사항목록보여줘", "성과감사 유형만 건수 세줘", "변상명령 받은 기관 목록",
+              "2025년 9월에 나온 보고서 목록", "그 기관 작년 지적 건수는?", "기관별 지적 건수 상위 10개"):
+        assert topic_words(q, CATALOG) == [], q
+    # an English question: the report terms the glossary maps its words to
+    assert topic_words("How many findings on appraisal?", CATALOG, ["감정평가"]) == ["감정평가"]
+    assert topic_words("How many findings did the Ministry of Oceans and Fisheries get?", CATALOG, []) == []
+
+
+def test_a_higher_law_is_no_top_n_lookup(router):
+    q = "상위법이랑 조례 문구가 달라서 어느 걸 적용하냐에 따라 결론이 달라진 사례 있어?"
+    assert router.route(q, [], []).track == "deep"
+    assert router.route("기관별 지적 건수 상위 10개", [], []).track == "fast"

@@ -111,6 +111,16 @@ def test_question_without_intent_gets_a_filtered_list(store: Store, run) -> None
     assert {row[0] for row in result["rows"]} == expected
 
 
+def test_a_topic_keeps_the_findings_or_reports_that_hold_every_word(store: Store, run) -> None:
+    by_report = {r.id for r in store.rows if r.id.startswith("r2025b")}  # '재난안전 관리실태 성과감사'
+    ids = lambda result: {row[result["columns"].index("id")] for row in result["rows"]}  # noqa: E731
+    assert ids(run("재난안전 관련 지적 목록", FieldSelection(topic=["재난 안전"]))) == by_report  # spaces aside
+    assert ids(run("경찰청 관련 지적 목록", FieldSelection(topic=["경찰청"]))) == {"r2025a-F01", "r2025a-F02", "r2025a-F03"}  # finding titles
+    assert run("재난안전 경찰청 지적 몇 건", FieldSelection(topic=["재난안전", "경찰청"]))["rows"] == [[0]]  # every word
+    assert run("건수", FieldSelection(topic=["재난안전"], dispositions=["주의"]))["rows"] == [[1]]  # with the filters
+    assert run("목록", FieldSelection(topic=["%"]))["rows"] == []  # a wildcard matches itself only
+
+
 def test_quoted_values_cannot_break_out(store: Store, run) -> None:
     hostile = "x' OR 1=1); DROP TABLE findings; --"
     before = store.sha256()

@@ -12,6 +12,7 @@ from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, select_fields
 from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import key_terms, squash
+from app.policies.offline.lookup import topic_words
 from app.policies.offline.manual import answer_from_manual, asks_about_manual
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
@@ -67,6 +68,10 @@ class OfflinePolicies:
         retained_reports = [d["report_id"] for d in retained]
         fields = select_fields(question, hints, retained_institutions, self._catalog(), retained_reports)
         asked = route.value.search_query if route else ""
+        if route and route.value.sql_intent:  # a lookup: what it is about beyond its filters ('감정평가 관련 지적 몇 건')
+            fields.topic = topic_words(question, self._catalog(), self.glossary.terms_in(question) if language(question) == "en" else None)
+            if not fields.topic and route.value.refines_previous:  # '그중 시정은?': the last lookup's subject
+                fields.topic = list(hints.get("topic") or [])
         if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
             fields.search_query = pattern(asked)
         if self._about_manual(question, fields, route.value if route else None):

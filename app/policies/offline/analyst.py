@@ -31,6 +31,7 @@ from app.policies.offline.intent import (
     question_kind,
 )
 from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms, squash
+from app.sql.planner import DIMENSION_LABELS
 from graph.schemas import AnalystAnswer, AnswerSentence
 from graph.state import Doc
 from graph.vocab import SECTION_KINDS, language, section_label
@@ -444,17 +445,25 @@ def analyze_sql(question: str, sql: dict[str, Any]) -> AnalystAnswer:
         text = (f"이 질문은 조회할 수 없습니다: {sql['error']}" if lang == "ko" else f"I could not run that lookup: {sql['error']}")
         return AnalystAnswer(reasoning="sql rejected", sentences=[AnswerSentence(text=text)])
     rows, cols = sql.get("rows") or [], sql.get("columns") or []
-    if not rows:
-        text = "조건에 맞는 지적사항이 없습니다." if lang == "ko" else "No findings match."
+    topic = f"'{' '.join(sql['topic'])}'" if sql.get("topic") else ""
+    about = (f"{topic} 관련 지적사항(제목·개요·문제점·보고서명에 나오는 것)" if lang == "ko" else
+             f"findings about {topic} (in their title, overview, problems or report title)") if topic else ""
+    if not rows or (about and len(rows) == 1 and rows[0] in ([0], (0,))):  # '캐디피 관련 지적 몇 건': none holds the word
+        text = (f"{about}은 없습니다." if about else "조건에 맞는 지적사항이 없습니다.") if lang == "ko" else (
+            f"No {about}." if about else "No findings match.")
     elif len(rows) == 1 and len(cols) == 1 and isinstance(rows[0][0], int | float):
-        text = f"조건에 맞는 지적사항은 총 {rows[0][0]}건입니다." if lang == "ko" else f"{rows[0][0]} findings match."
+        text = f"{about or '조건에 맞는 지적사항'}은 총 {rows[0][0]}건입니다." if lang == "ko" else (
+            f"{rows[0][0]} {about or 'findings match'}.")
     elif len(cols) == 2 and all(isinstance(r[1], int | float) for r in rows):
+        label = DIMENSION_LABELS.get(cols[0], (cols[0], cols[0]))[lang != "ko"]
         parts = ", ".join(f"{r[0]} {r[1]}" + ("건" if lang == "ko" else "") for r in rows[:10])
-        text = f"{cols[0]}별 건수: {parts}." if lang == "ko" else f"Counts by {cols[0]}: {parts}."
+        text = f"{about + '의 ' if about else ''}{label}별 건수: {parts}." if lang == "ko" else (
+            f"Counts of {about} by {label}: {parts}." if about else f"Counts by {label}: {parts}.")
     else:
         title_col = cols.index("title") if "title" in cols else 0
         names = "; ".join(str(r[title_col]) for r in rows[:LISTED_ROWS])
         rest = len(rows) - LISTED_ROWS
         more = (f" 외 {rest}건" if lang == "ko" else f" and {rest} more") if rest > 0 else ""
-        text = (f"{len(rows)}건을 찾았습니다: {names}{more}." if lang == "ko" else f"Found {len(rows)}: {names}{more}.")
+        text = (f"{about + ' ' if about else ''}{len(rows)}건을 찾았습니다: {names}{more}." if lang == "ko" else
+                f"Found {len(rows)} {about}: {names}{more}." if about else f"Found {len(rows)}: {names}{more}.")
     return AnalystAnswer(reasoning=f"{len(rows)} rows", sentences=[AnswerSentence(text=text)])

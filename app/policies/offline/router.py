@@ -93,7 +93,7 @@ counts findings too (``OfflineRouter._bare_count``); '몇 개 더', '몇 개만'
 _BARE_COUNT = re.compile(rf"몇\s*(?:건|개){_NOT_A_FEW}")
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
-_TOP = re.compile(r"가장 많|가장 적|상위|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
+_TOP = re.compile(r"가장 많|가장 적|상위(?!\s*(?:법|규정|규범|지침|계획|기관의|부서))|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
 _CHAT = re.compile(
     r"^(안녕|반가|고마|감사합니다|감사해요|수고|좋은 (아침|하루)|ㅎㅇ|하이|hi\b|hello|hey\b|thanks|thank you|good (morning|evening))"
     r"|누구(야|세요|니)|who are you|무엇을 (할|도와)|뭘 할 수|what can you do|도움말|사용법|help\b"

@@ -1,0 +1,59 @@
+"""What a lookup (the fast track's count, list, group or top-N over findings) is about beyond
+its filters: the topic words left once the institutions, years, dispositions, audit types and
+the words of the lookup itself are set aside ('감정평가 관련 지적 몇 건이야?' -> 감정평가; '어선
+안전관리 실태점검 처분은 몇 건이야?' -> 어선, 안전관리). The SQL planner keeps the findings whose
+title, overview, problems or report title holds every topic word, so a lookup never counts the
+whole store for a question about one subject."""
+
+from __future__ import annotations
+
+import re
+
+from app.policies.offline.fields import Catalog
+from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, FACET_TERMS, STOP_MORPHEMES
+from app.text.korean import get_kiwi
+
+LOOKUP_WORDS = frozenset(
+    "지적 지적사항 사항 건 건수 개수 수 목록 리스트 관련 기관 기관별 처분 처분요구 요구 조치 종류 유형 연도 년도 "
+    "보고서 감사 감사결과 결과 정기 정기감사 기관정기감사 전체 전부 총 모두 상위 순위 분야 쪽 별 표 합계 금액 내역 현황 "
+    "실태 추진 추진실태 실태점검 점검 대응 대응점검 운영 운영실태 사례 케이스 내용 정리 그룹 위 곳 군데 개 최다 최소 "
+    "가장 많 순 각각 통계 분포 비율 감사원 뭐뭐 나열 최근 이번 해당 기준 지역 작년 올해 재작년 금년 전년 지난해 명령 판정 "
+    "시군 시도 지자체 대상".split()
+)
+"""Words that frame a lookup (what to count, list or group, and how) rather than what it is about."""
+
+_NOUNS = ("NNG", "NNP", "XR")
+
+
+def _runs(text: str) -> list[str]:
+    """Runs of topic nouns written together ('감정평가', '국고보조금'); a lookup word ends a run
+    ('어선안전관리실태점검' -> 어선안전관리)."""
+    out: list[str] = []
+    end = -1
+    for t in get_kiwi().tokenize(text):
+        if t.tag not in _NOUNS or t.form in LOOKUP_WORDS or t.form in STOP_MORPHEMES or t.form in FACET_TERMS:
+            end = -1
+            continue
+        if t.start == end and out:
+            out[-1] += t.form
+        else:
+            out.append(t.form)
+        end = t.start + t.len
+    return out
+
+
+def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None = None) -> list[str]:
+    """The topic of a lookup, as words its findings must hold (see the module docstring). An
+    English question's topic is the Korean report terms it names (``english_terms``, from the
+    glossary); its other English words cannot be matched against the Korean reports."""
+    text = " ".join(english_terms or []) if english_terms is not None else question
+    filters = [*sorted(catalog.aliases, key=len, reverse=True), *AUDIT_TYPES, *(w for ws in DISPOSITION_WORDS.values() for w in ws)]
+    for form in filters:  # institutions, audit types and dispositions are filters ('담양군곡성군정기감사', '성과감사')
+        if len(form) >= 2:
+            text = re.sub(r"\s*".join(map(re.escape, form)), " ", text, flags=re.I)
+    out: list[str] = []
+    for word in _runs(text):
+        if len(word) < 2 or word in out or word in LOOKUP_WORDS:  # '시군': '시' + '군'
+            continue
+        out.append(word)
+    return out
