@@ -44,6 +44,8 @@ class Turn:
     source: str | None = None
     """Where the turn's evidence came from ('manual' for an answer from the audit manual, else
     'reports'; every turn is recorded, chat and fast ones as 'reports'), when known."""
+    coverage: str | None = None
+    """How much of the question the turn's answer covered (``full``, ``partial``, ``none``), when known."""
 
 
 class Policies(Protocol):

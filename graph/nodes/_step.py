@@ -79,7 +79,7 @@ def history(state: AuraState, turns: int) -> list[Turn]:
             pending = str(m.content)
         elif isinstance(m, AIMessage) and pending is not None:
             meta = m.response_metadata or {}
-            pairs.append(Turn(pending, str(m.content), meta.get("track"), meta.get("source")))
+            pairs.append(Turn(pending, str(m.content), meta.get("track"), meta.get("source"), meta.get("coverage")))
             pending = None
     return pairs[-turns:] if turns else []
 

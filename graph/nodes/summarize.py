@@ -19,7 +19,7 @@ def build(services: GraphServices):
         answer = state.get("answer") or ""
         turns = [*history(state, runtime.context.history_turns), Turn(state["question"], answer)]
         decided = services.policies.summarize(state.get("summary", ""), turns)
-        reply = AIMessage(answer, response_metadata={"track": state.get("track"), "source": state.get("source")})
+        reply = AIMessage(answer, response_metadata={"track": state.get("track"), "source": state.get("source"), "coverage": state.get("coverage")})
         return {"summary": decided.value.summary, "messages": [reply]}, StepInfo(
             f"summary {len(decided.value.summary)} chars", decided
         )

@@ -56,7 +56,11 @@ class ScriptedPolicies:
         self.calls.append(name)
         return Decided(value, "offline")
 
+    histories: list[list[Any]] = field(default_factory=list)
+    """The history each route call was given."""
+
     def route(self, question, history, summary, retained):
+        self.histories.append(list(history))
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
                                               sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=self.search_query or question,
                                               ordinals_in_list=self.ordinals_in_list,

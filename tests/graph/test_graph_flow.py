@@ -33,6 +33,15 @@ def test_chat_goes_to_summarize_and_remembers():
     assert s2["summary"].endswith("|안녕|또 안녕")
 
 
+def test_the_history_a_turn_is_routed_with_carries_each_past_turn_track_source_and_coverage():
+    pol = ScriptedPolicies(track="fast", sql_intent=True)
+    svc = FakeServices(pol)
+    _, g = run(svc, "주의 처분 몇 건?")
+    run(svc, "그중 시정은?", graph=g)
+    (past,) = pol.histories[-1]
+    assert (past.question, past.track, past.source, past.coverage) == ("주의 처분 몇 건?", "fast", "reports", "full")
+
+
 def test_fast_sql_path():
     svc = FakeServices(ScriptedPolicies(track="fast", sql_intent=True))
     state, _ = run(svc, "주의 처분 몇 건?")

@@ -340,7 +340,8 @@ def test_explicit_topic_change_is_a_pivot(router):
     # the case shown uses too
     retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
     history = [Turn("해운대구 위원 제척 문제 분석해줘", "…", "deep")]
-    for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 얘기 말고, 용역업체 대표가 친족인 심의 참여 건"):
+    for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 얘기 말고, 용역업체 대표가 친족인 심의 참여 건",
+              "위원 관련해서 하나 더, 용역업체 대표가 친족인 심의 참여 건"):
         d = router.route(q, history, retained)
         assert d.pivot and not d.follow_up, q
     for q in ("이거 말고 또 뭐 있어", "얘기한 두 건 말고 같은 감사에서 다른 지적은?"):  # other findings than those shown
@@ -381,6 +382,14 @@ def test_a_scope_dropped_restates_the_last_question_as_a_follow_up(router):
     assert d.follow_up and "항만 사용료" in d.search_query and d.year_from is None
     d = router.route("기관 상관없이 상수도 쪽 지적은 뭐 있어", [Turn("해수부 상수도 감사결과 있어?", "없습니다.", "deep")], [])
     assert d.follow_up and d.institutions == [] and "해수부" not in d.search_query and "상수도" in d.search_query
+    # 'anything at all' after a question that found nothing: its own subject, searched as written, even when
+    # the declined pivot kept what was shown before it
+    shown = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다.")]
+    failed = [Turn("국민연금공단 기금운용 감사결과 있나", "없습니다.", "deep", "reports", "none")]
+    d = router.route("그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?", failed, shown)
+    assert d.follow_up and not d.pivot and d.search_query == "그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?"
+    assert not router.route("그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?", [
+        Turn("국민연금공단 기금운용 감사결과 있나", "…", "deep", "reports", "full")], shown).follow_up  # the last one found something
     d = router.route("그럼 제일 최근 정기감사라도", last, [])  # the latest instead of the year asked
     assert d.follow_up and d.year_from is None and "항만 사용료" in d.search_query
     # without a last question there is nothing to restate
@@ -679,3 +688,15 @@ def test_a_higher_law_is_no_top_n_lookup(router):
     q = "상위법이랑 조례 문구가 달라서 어느 걸 적용하냐에 따라 결론이 달라진 사례 있어?"
     assert router.route(q, [], []).track == "deep"
     assert router.route("기관별 지적 건수 상위 10개", [], []).track == "fast"
+
+
+def test_a_question_about_what_was_demanded_follows_the_case_shown(router):
+    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
+    history = [Turn("구의원 위원 제척할 때 해운대구는 어느 조례 적용했어야 했어", "…", "deep")]
+    for q in ("부산광역시 조례는 어떻게 바꾸래", "감정평가 한 회사는 처리 어떻게 하래", "한국해양교통안전공단 관련해선 지침을 어떻게 바꾸래",
+              "연구소 제재까지 하라는거야?", "교육부한테 뭐 하라고 했어"):
+        d = router.route(q, history, retained)
+        assert d.follow_up and not d.pivot, q
+    # a question in many words of its own is not; other cases like it are other cases, not the case shown
+    assert not router.route("노후 전산장비 교체 건에서 기재부는 예산 짤 때 뭘 참고하래", history, retained).follow_up
+    assert router.route("다른 기관에서 비슷한 사례는 어떻게 처리하래", history, retained).other_cases
