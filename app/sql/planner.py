@@ -44,7 +44,10 @@ DIMENSION_LABELS: dict[Dimension, tuple[str, str]] = {
 }
 """Each dimension in Korean and English, for the answer that reads the grouped rows."""
 
-_TOP = re.compile(r"가장\s*많|최다|상위(?!\s*(?:법|규정|규범|지침|계획|기관의|부서))|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
+TOP_RANK = r"상위\s*(?:\d|권|몇)|(?:건수|지적|처분|많은)\s*상위"
+"""'상위' as a rank ('상위 3개 기관', '건수 상위 기관'), not a higher law or body ('상위법', '상위기관 승인')."""
+
+_TOP = re.compile(r"가장\s*많|최다|" + TOP_RANK + r"|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
 _TOP_N = re.compile(r"(?:\btop|상위)\s*(\d{1,3})|(\d{1,3})\s*(?:곳|개|위|군데|대)", re.IGNORECASE)
 _GROUP = re.compile(
     r"(종류|처분|기관|연도|년도|유형)\s*별|\b(?:by|per)\s+(disposition|institution|agenc|organi|year|audit\s*type|type)",
@@ -110,10 +113,10 @@ def _like_any(columns: tuple[str, ...], values: list[str]) -> str:
 
 
 def _mentions(word: str) -> str:
-    """Findings whose title, overview, problems or report title holds ``word``, spaces aside
-    (PDF text splits and joins words at random)."""
+    """Findings whose title, overview, problems or report title holds ``word``, spaces and line
+    breaks aside (PDF text splits and joins words at random)."""
     like = _like("".join(word.split()))
-    columns = [f"replace({c}, ' ', '') {like}" for c in ("f.title", "f.overview", "f.problems")]
+    columns = [f"replace(replace({c}, ' ', ''), '\n', '') {like}" for c in ("f.title", "f.overview", "f.problems")]
     columns.append(f"f.report_id IN (SELECT r2.id FROM reports r2 WHERE replace(r2.title, ' ', '') {like})")
     return "(" + " OR ".join(columns) + ")"
 

@@ -18,9 +18,11 @@ from graph.vocab import MANUAL_CHUNK_PREFIX, MANUAL_SECTION
 from tests.conftest import SOP_DIR
 
 EVAL = Path(__file__).resolve().parents[2] / "data" / "eval"
-PINNED = ["근거 조항은?", "근거가 뭐야 의회 의결 받아야 된다는거", "다른 시도 조례랑 비교한 부분은 뭐라고 나와", "보고서 작성도 가능해?",
-          "시장한테도 주의 준 거야?", "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "입찰 제한까지 가?",
-          "조례 해석 뭐가 잘못된 건데", "처분 수준은?", "투자 심사를 안 거친 게 어떤 법령 위반이야?"]
+PINNED = sorted(["근거 조항은?", "근거가 뭐야 의회 의결 받아야 된다는거", "다른 시도 조례랑 비교한 부분은 뭐라고 나와", "보고서 작성도 가능해?",
+                 "시장한테도 주의 준 거야?", "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "입찰 제한까지 가?",
+                 "조례 해석 뭐가 잘못된 건데", "처분 수준은?", "투자 심사를 안 거친 게 어떤 법령 위반이야?",
+                 # the fifth blind follow-up batch: follow-ups too
+                 "앞에꺼 괌 간 사람은 본인 처분 뭐", "상황 공유는 또 왜 늦어진거", "무슨 법에 근거 만들라는거", "주의로 끝난거?"])
 """Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
 One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
 fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""

@@ -102,6 +102,8 @@ def test_years_and_ordinals():
     # the former and the latter of two things the user listed
     assert ordinals("앞에꺼 괌 간 사람은 본인 처분 뭐") == [1] and ordinals("뒤에 말한거 징계 수준은") == [2]
     assert ordinals("what about the latter?") == [2] and ordinals("앞에 공사 건") == [] and ordinals("그 앞에 있던 거") == []
+    assert ordinals("앞에꺼는 처분 뭐야") == [1] and ordinals("뒤에꺼도 징계야?") == [2]  # with a particle
+    assert ordinals("앞에 말한 내용 정리해줘") == [] and ordinals("What did the former mayor do?") == []
     assert ordinals("2025년 지적") == []
 
 
@@ -340,10 +342,15 @@ def test_explicit_topic_change_is_a_pivot(router):
     # the case shown uses too
     retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
     history = [Turn("해운대구 위원 제척 문제 분석해줘", "…", "deep")]
-    for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 얘기 말고, 용역업체 대표가 친족인 심의 참여 건",
-              "위원 관련해서 하나 더, 용역업체 대표가 친족인 심의 참여 건"):
+    for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 관련해서 하나 더, 용역업체 대표가 친족인 심의 참여 건"):
         d = router.route(q, history, retained)
         assert d.pivot and not d.follow_up, q
+    for q in ("얘기 나온 김에 그 건 조치사항도 알려줘", "그 건 관련해서 하나 더 물어볼게, 환수는 됐어?"):  # the case shown, pointed at
+        assert router.route(q, history, retained).follow_up, q
+    # 'X 말고 Y': Y a pattern of its own pivots; Y a case shown follows it
+    two = [*retained, doc(2, "F2", inst="부산광역시 해운대구", text="구청 공무원이 수의계약을 부당하게 체결하였다.")]
+    assert router.route("제척 말고 보조금 정산 미루고 잔액 반납 안 받은 건", history, two).pivot
+    assert router.route("제척 말고 수의계약 문제는 어떻게 됐어?", history, two).follow_up
     for q in ("이거 말고 또 뭐 있어", "얘기한 두 건 말고 같은 감사에서 다른 지적은?"):  # other findings than those shown
         assert router.route(q, history, retained).follow_up, q
 
@@ -680,8 +687,15 @@ def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_se
               "2025년 9월에 나온 보고서 목록", "그 기관 작년 지적 건수는?", "기관별 지적 건수 상위 10개"):
         assert topic_words(q, CATALOG) == [], q
     # an English question: the report terms the glossary maps its words to
-    assert topic_words("How many findings on appraisal?", CATALOG, ["감정평가"]) == ["감정평가"]
-    assert topic_words("How many findings did the Ministry of Oceans and Fisheries get?", CATALOG, []) == []
+    for q, topic in (("How many findings on appraisal?", ["감정평가"]), ("How many findings did the Ministry of Oceans and Fisheries get?", []),
+                     ("List the findings on overtime pay by institution", ["시간외근무수당"])):
+        assert topic_words(q, CATALOG, GLOSSARY.terms_in(q)) == topic, q
+    # a refine's '그중', framing words and dispositions named as lookups ask for no subject; '시정명령' is one
+    for q in ("그중 주의는?", "지금까지 지적 몇 건", "혹시 지적 몇 건 정도 돼?", "지적 건수 추이", "올해 상반기 지적 건수",
+              "해수부 소관 지적 목록 최신순으로", "변상명령 받은 기관 목록", "징계 요구 건수"):
+        assert topic_words(q, CATALOG) == [], q
+    assert topic_words("시정명령 관련 지적 건수", CATALOG) == ["시정명령"]
+    assert topic_words("한국전력공사 관련 지적 몇 건", CATALOG) == ["한국전력공사"]  # an organisation the catalog lacks, whole
 
 
 def test_a_higher_law_is_no_top_n_lookup(router):
@@ -691,12 +705,22 @@ def test_a_higher_law_is_no_top_n_lookup(router):
 
 
 def test_a_question_about_what_was_demanded_follows_the_case_shown(router):
-    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
+    retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다. "
+                    "한국해양교통안전공단과 협의하지 않았다.")]
     history = [Turn("구의원 위원 제척할 때 해운대구는 어느 조례 적용했어야 했어", "…", "deep")]
     for q in ("부산광역시 조례는 어떻게 바꾸래", "감정평가 한 회사는 처리 어떻게 하래", "한국해양교통안전공단 관련해선 지침을 어떻게 바꾸래",
-              "연구소 제재까지 하라는거야?", "교육부한테 뭐 하라고 했어"):
+              "연구소 제재까지 하라는거야?"):
         d = router.route(q, history, retained)
         assert d.follow_up and not d.pivot, q
+    # ... not of another period
+    assert router.route("2022년 문체부 감사에선 뭘 하라고 했어?", history, retained).pivot
     # a question in many words of its own is not; other cases like it are other cases, not the case shown
     assert not router.route("노후 전산장비 교체 건에서 기재부는 예산 짤 때 뭘 참고하래", history, retained).follow_up
     assert router.route("다른 기관에서 비슷한 사례는 어떻게 처리하래", history, retained).other_cases
+
+
+def test_a_reference_back_is_a_word_of_its_own():
+    from app.policies.offline.fields import anaphoric
+
+    assert anaphoric("그중에 농지 건만") and anaphoric("이 중 처분이 제일 센 거") and anaphoric("What happened in that case?")
+    assert not anaphoric("자치단체 등급 분류기준이 중앙 지침이랑 안 맞았다는 건")  # '이 중' inside '기준이 중앙'

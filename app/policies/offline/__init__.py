@@ -70,8 +70,8 @@ class OfflinePolicies:
         asked = route.value.search_query if route else ""
         if route and route.value.sql_intent:  # a lookup: what it is about beyond its filters ('감정평가 관련 지적 몇 건')
             fields.topic = topic_words(question, self._catalog(), self.glossary.terms_in(question) if language(question) == "en" else None)
-            if not fields.topic and route.value.refines_previous:  # '그중 시정은?': the last lookup's subject
-                fields.topic = list(hints.get("topic") or [])
+            if route.value.refines_previous:  # '그중 시정은?', '그중 보조금 관련은?': the last lookup's subject, narrowed
+                fields.topic = list(dict.fromkeys([*(hints.get("topic") or []), *fields.topic]))
         if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
             fields.search_query = pattern(asked)
         if self._about_manual(question, fields, route.value if route else None):

@@ -448,7 +448,7 @@ def analyze_sql(question: str, sql: dict[str, Any]) -> AnalystAnswer:
     topic = f"'{' '.join(sql['topic'])}'" if sql.get("topic") else ""
     about = (f"{topic} 관련 지적사항(제목·개요·문제점·보고서명에 나오는 것)" if lang == "ko" else
              f"findings about {topic} (in their title, overview, problems or report title)") if topic else ""
-    if not rows or (about and len(rows) == 1 and rows[0] in ([0], (0,))):  # '캐디피 관련 지적 몇 건': none holds the word
+    if not rows or (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None)):  # a zero count: none ('캐디피 관련 지적 몇 건')
         text = (f"{about}은 없습니다." if about else "조건에 맞는 지적사항이 없습니다.") if lang == "ko" else (
             f"No {about}." if about else "No findings match.")
     elif len(rows) == 1 and len(cols) == 1 and isinstance(rows[0][0], int | float):

@@ -155,13 +155,13 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
     return None, None
 
 
-_NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령")
+NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령")
 """Words that contain a disposition's name without being one (an agency's 시정명령 to a firm)."""
 
 
 def dispositions(text: str) -> list[str]:
     """The dispositions the text names, in the order it names them ('훈계랑 징계' -> 훈계, 징계)."""
-    low = _NOT_DISPOSITION.sub(" ", text.lower())
+    low = NOT_DISPOSITION.sub(" ", text.lower())
     at = {d: min(i for w in words if (i := _named_at(w, low)) >= 0) for d, words in DISPOSITION_WORDS.items()
           if any(_named_at(w, low) >= 0 for w in words)}
     return sorted(at, key=at.__getitem__)
@@ -175,14 +175,14 @@ def _named_at(word: str, low: str) -> int:
     return m.start() if m else -1
 
 
-SET_ASIDE = r"(?:말고|말구|빼고|아닌|제외|이외|외)"
+_SET_ASIDE = r"(?:말고|말구|빼고|아닌|제외|이외|외)"
 """What follows something the question sets aside ('성과감사 말고', '그 감사 빼고')."""
 
 
 def audit_types(text: str) -> list[str]:
     """The audit types the question scopes to; not one it sets aside ('성과감사 말고')."""
     flat = squash(text)
-    out = [t for t in AUDIT_TYPES if t in flat and not re.match(SET_ASIDE, flat[flat.index(t) + len(t):])]
+    out = [t for t in AUDIT_TYPES if t in flat and not re.match(_SET_ASIDE, flat[flat.index(t) + len(t):])]
     if not out and "정기감사" in flat:
         out.append("기관정기감사")
     return out
@@ -213,8 +213,17 @@ ANAPHORA = (
     "that institution", "the same institution", "that agency", "that finding", "this finding", "that audit",
     "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
 )
+_ANAPHOR = re.compile("|".join(rf"(?<![가-힣a-z]){re.escape(a)}" for a in ANAPHORA))
+
+
+def anaphoric(text: str) -> bool:
+    """The text points back with one of ``ANAPHORA``, as words of their own ('그중에', 'that case';
+    not the '이 중' inside '분류기준이 중앙')."""
+    return bool(_ANAPHOR.search(text.lower()))
+
+
 REPORT_ANAPHORA = re.compile(
-    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + SET_ASIDE + ")"
+    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + _SET_ASIDE + ")"
     r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
 )
 """'그 감사', '같은 보고서에서', 'that audit': the report retained from earlier turns (not '같은 감사기간',
@@ -226,12 +235,11 @@ def select_fields(
 ) -> FieldSelection:
     institutions = catalog.find(question) or list(hints.get("institutions") or [])
     why = []
-    low = question.lower()
     report_ids: list[str] = []
     if retained_reports and REPORT_ANAPHORA.search(question):
         report_ids = [Counter(retained_reports).most_common(1)[0][0]]
         why.append("'그 감사' resolved to the retained report")
-    elif not institutions and retained_institutions and any(a in low for a in ANAPHORA):
+    elif not institutions and retained_institutions and anaphoric(question):
         institutions = [Counter(retained_institutions).most_common(1)[0][0]]
         why.append("'그 기관' resolved from the retained documents")
     y0, y1 = years(question)

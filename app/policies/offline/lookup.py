@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from app.policies.offline.fields import Catalog
+from app.policies.offline.fields import NOT_DISPOSITION, Catalog, audit_types, dispositions
+from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, FACET_TERMS, STOP_MORPHEMES
 from app.text.korean import get_kiwi
 
@@ -17,10 +18,19 @@ LOOKUP_WORDS = frozenset(
     "지적 지적사항 사항 건 건수 개수 수 목록 리스트 관련 기관 기관별 처분 처분요구 요구 조치 종류 유형 연도 년도 "
     "보고서 감사 감사결과 결과 정기 정기감사 기관정기감사 전체 전부 총 모두 상위 순위 분야 쪽 별 표 합계 금액 내역 현황 "
     "실태 추진 추진실태 실태점검 점검 대응 대응점검 운영 운영실태 사례 케이스 내용 정리 그룹 위 곳 군데 개 최다 최소 "
-    "가장 많 순 각각 통계 분포 비율 감사원 뭐뭐 나열 최근 이번 해당 기준 지역 작년 올해 재작년 금년 전년 지난해 명령 판정 "
-    "시군 시도 지자체 대상".split()
+    "가장 많 순 각각 통계 분포 비율 감사원 뭐뭐 나열 최근 이번 해당 기준 지역 작년 올해 재작년 금년 전년 지난해 "
+    "시군 시도 지자체 대상 그중 중 이중 거기 지금 현재 혹시 정도 자료 저장 등록 누적 총계 추이 변화 대비 평균 근래 요즘 "
+    "상반기 하반기 분기 제목 최신 날짜 순서 번호 엑셀 소관 산하 본부 공공 명 숫자 수치 건별 당 전부 다".split()
 )
-"""Words that frame a lookup (what to count, list or group, and how) rather than what it is about."""
+"""Words that frame a lookup (what to count, list or group, how, over what period, in what form)
+rather than what it is about."""
+MAX_TOPIC_WORDS = 5
+"""Topic words a lookup filters on at most (each adds a clause to the SQL, whose length is capped)."""
+_DISPOSITION_NAMED = re.compile(
+    "(?:" + "|".join(sorted((w for ws in DISPOSITION_WORDS.values() for w in ws if not w.isascii()), key=len, reverse=True))
+    + r")\s*(?:명령|판정|요구|처분|촉구|사항)?"
+)
+"""A disposition as a lookup names it ('변상명령', '징계 요구'): a filter, not a topic."""
 
 _NOUNS = ("NNG", "NNP", "XR")
 
@@ -46,14 +56,24 @@ def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None
     """The topic of a lookup, as words its findings must hold (see the module docstring). An
     English question's topic is the Korean report terms it names (``english_terms``, from the
     glossary); its other English words cannot be matched against the Korean reports."""
-    text = " ".join(english_terms or []) if english_terms is not None else question
-    filters = [*sorted(catalog.aliases, key=len, reverse=True), *AUDIT_TYPES, *(w for ws in DISPOSITION_WORDS.values() for w in ws)]
-    for form in filters:  # institutions, audit types and dispositions are filters ('담양군곡성군정기감사', '성과감사')
+    if english_terms is not None:  # whole report terms ('overtime pay' -> 시간외근무수당), those that are no filter
+        framing = LOOKUP_WORDS | FACET_TERMS | STOP_MORPHEMES  # (findings -> 문제점)
+        words = [t for t in english_terms if not (catalog.find(t) or dispositions(t) or audit_types(t) or t in framing)]
+        return list(dict.fromkeys(words))[:MAX_TOPIC_WORDS]
+    text = question
+    kept: list[str] = []  # organisations the catalog does not hold are topics, whole ('해양경찰청', not 해양 + a held 경찰청)
+    for name in named_organisations(text):
+        if re.search(r"[가-힣]", name) and not catalog.find(name):
+            kept.append(name)
+            text = text.replace(name, " ")
+    for form in [*sorted(catalog.aliases, key=len, reverse=True), *AUDIT_TYPES]:  # filters ('담양군곡성군정기감사', '성과감사')
         if len(form) >= 2:
             text = re.sub(r"\s*".join(map(re.escape, form)), " ", text, flags=re.I)
+    parts = re.split(f"({NOT_DISPOSITION.pattern})", text)  # '시정명령' is a topic, not 시정
+    text = "".join(p if i % 2 else _DISPOSITION_NAMED.sub(" ", p) for i, p in enumerate(parts))
     out: list[str] = []
-    for word in _runs(text):
+    for word in [*kept, *_runs(text)]:
         if len(word) < 2 or word in out or word in LOOKUP_WORDS:  # '시군': '시' + '군'
             continue
         out.append(word)
-    return out
+    return out[:MAX_TOPIC_WORDS]

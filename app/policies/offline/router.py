@@ -31,7 +31,7 @@ from importlib import resources
 import numpy as np
 
 from app.embeddings.interface import Embedder
-from app.policies.offline.fields import ANAPHORA, REPORT_ANAPHORA, Catalog, dispositions, years
+from app.policies.offline.fields import REPORT_ANAPHORA, Catalog, anaphoric, dispositions, years
 from app.policies.offline.intent import asks_for_several, enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
@@ -44,6 +44,7 @@ from app.policies.offline.lexicon import (
 )
 from app.policies.offline.manual import asks_about_manual
 from app.policies.offline.quotes import addressees
+from app.sql.planner import TOP_RANK
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
@@ -93,7 +94,7 @@ counts findings too (``OfflineRouter._bare_count``); '몇 개 더', '몇 개만'
 _BARE_COUNT = re.compile(rf"몇\s*(?:건|개){_NOT_A_FEW}")
 _LIST = re.compile(r"목록|리스트|나열|list\b|모두\s*보여|전부\s*보여|다\s*보여", re.I)
 _GROUP = re.compile(r"(종류|처분|기관|연도|년도|보고서|유형)\s*별|by (disposition|institution|year|type|report)", re.I)
-_TOP = re.compile(r"가장 많|가장 적|상위(?!\s*(?:법|규정|규범|지침|계획|기관의|부서))|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
+_TOP = re.compile(r"가장 많|가장 적|" + TOP_RANK + r"|순위|\btop\s*\d+|\btop (institutions|agencies|reports)|fewest|^(which|what|who)\b.*\bmost\b", re.I)
 _CHAT = re.compile(
     r"^(안녕|반가|고마|감사합니다|감사해요|수고|좋은 (아침|하루)|ㅎㅇ|하이|hi\b|hello|hey\b|thanks|thank you|good (morning|evening))"
     r"|누구(야|세요|니)|who are you|무엇을 (할|도와)|뭘 할 수|what can you do|도움말|사용법|help\b"
@@ -108,11 +109,15 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
-    r"|(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데"  # '보조금 얘기 나온 김에 …': another subject the last one brought up
-    r"|(?:얘기|이야기|관련해서?)\s*하나\s*더(?=\s*[,，]|\s+\S+\s+\S+)",  # '숙박업 관련해서 하나 더, …'
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
     re.I,
 )
+_ASIDE = re.compile(
+    r"(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데"
+    r"|(?:얘기|이야기|관련해서?)\s*하나\s*더(?!\s*(?:물어|질문|궁금|여쭤))(?=\s*[,，]|\s+\S+\s+\S+)"
+)
+"""Another subject the last one brought up ('보조금 얘기 나온 김에 …', '숙박업 관련해서 하나 더, …'): a
+pivot, unless the question points at the case shown ('얘기 나온 김에 그 건 조치사항도')."""
 _ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제|왜|어디|몇|^(?:what|who|whom|how|which|when|where|why|was|were|did|does|do|is|are|has|had|can)\b", re.I)
 """A question, as opposed to a remark ('고마워', 'ok')."""
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
@@ -167,7 +172,7 @@ _LIKE_SHOWN = re.compile(
 """Cases 'like this' ('이렇게 사업기간을 빡빡하게 잡아서 부실해진 다른 건도', '다른 시군 결산에서도 이런 거
 잡힌 적 있어?'): whatever the words, the pattern is the one shown."""
 _DEMANDED = re.compile(
-    r"(?:하|바꾸|고치|내|주|받|만들|세우|마련하|물리|돌려받|회수하|처리하|조치하|제재하)(?:게\s*하)?래(?:요)?\s*[?？]?\s*$"
+    r"(?:하|바꾸|고치|내|주|받|세우|마련하|물리|돌려받|회수하|처리하|조치하|제재하)(?:게\s*하)?래(?:요)?\s*[?？]?\s*$"
     r"|하라는\s*거(?:야|지|였어|냐)?\s*[?？]?\s*$|하라고\s*(?:했어|한\s*거야|했지|했나|했냐)(?:요)?\s*[?？]?\s*$"
 )
 """A question about what was demanded, in reported speech ('어떻게 하래', '뭐 하라고 했어', '제재까지 하라는
@@ -250,7 +255,6 @@ class OfflineRouter:
 
     def route(self, question: str, history: list[Turn], retained: list[Doc]) -> RouteDecision:
         q = question.strip()
-        low = q.lower()
         previous = history[-1].track if history else None
         institutions = self.catalog.find(q)
         y0, y1 = years(q)
@@ -258,7 +262,7 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = any(a in low for a in ANAPHORA) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
+        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
@@ -418,10 +422,8 @@ class OfflineRouter:
             return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
-        if _DEMANDED.search(q) and len(self._content(re.sub("|".join(map(re.escape, named_organisations(q))) or "^$", " ", q))) <= 4 and not (
-            _OTHER_CASES.search(q) or _asks_like_shown(q)
-        ):  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom)
-            return True, False, None
+        if _ASIDE.search(q):
+            return False, True, None
         seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
@@ -434,13 +436,19 @@ class OfflineRouter:
         if _LIKE_SHOWN.search(q):
             return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
         instead = _INSTEAD.search(q)
-        if instead and len(self._content(instead.group(2))) >= 2:
-            return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own
+        if instead and len(aside := self._content(instead.group(2))) >= 2 and sum(squash(w) in seen for w in aside) * 2 < len(aside):
+            return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
+        others = "|".join(map(re.escape, named_organisations(q)))
+        demanded = bool(_DEMANDED.search(q)) and len(self._content(re.sub(others, " ", q) if others else q)) <= 4 and not (
+            _OTHER_CASES.search(q) or _asks_like_shown(q)
+        )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom)
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
-            if len(content) <= 1:  # '담양군은 뭐 하라고 했어'
+            if len(content) <= 1 or demanded:  # '담양군은 뭐 하라고 했어'
                 return True, False, None
+        elif demanded:
+            return True, False, None
         elif track == "report":
             return True, False, None
         context: set[str] = set()
