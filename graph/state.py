@@ -148,3 +148,12 @@ class AuraState(InputState, total=False):
 def from_manual(docs: list[Doc]) -> bool:
     """The evidence is clauses of the audit manual (a question about the manual itself)."""
     return bool(docs) and all(d.get("section") == MANUAL_SECTION for d in docs)
+
+
+def has_rows(sql: dict[str, Any] | None) -> bool:
+    """SQL rows that answer: not an error, not empty, not a zero count."""
+    rows = (sql or {}).get("rows") or []
+    if not rows or (sql or {}).get("error"):
+        return False
+    return not (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None))
+

@@ -44,8 +44,8 @@ DIMENSION_LABELS: dict[Dimension, tuple[str, str]] = {
 }
 """Each dimension in Korean and English, for the answer that reads the grouped rows."""
 
-TOP_RANK = r"상위\s*(?:\d|권|몇)|(?:건수|지적|처분|많은)\s*상위"
-"""'상위' as a rank ('상위 3개 기관', '건수 상위 기관'), not a higher law or body ('상위법', '상위기관 승인')."""
+TOP_RANK = r"상위(?!\s*(?:법|규정|규범|지침|계획|부처|부서|직급|기관\s*(?:의|승인|지시|지침|보고|에|과|와|이|가|을|를)))"
+"""'상위' as a rank ('상위 3개 기관', '상위 기관 어디야'), not a higher law or body ('상위법', '상위기관 승인')."""
 
 _TOP = re.compile(r"가장\s*많|최다|" + TOP_RANK + r"|많은\s*순|\btop\b|\bmost\b", re.IGNORECASE)
 _TOP_N = re.compile(r"(?:\btop|상위)\s*(\d{1,3})|(\d{1,3})\s*(?:곳|개|위|군데|대)", re.IGNORECASE)
@@ -117,7 +117,7 @@ def _mentions(word: str) -> str:
     breaks aside (PDF text splits and joins words at random)."""
     like = _like("".join(word.split()))
     columns = [f"replace(replace({c}, ' ', ''), '\n', '') {like}" for c in ("f.title", "f.overview", "f.problems")]
-    columns.append(f"f.report_id IN (SELECT r2.id FROM reports r2 WHERE replace(r2.title, ' ', '') {like})")
+    columns.append(f"f.report_id IN (SELECT r2.id FROM reports r2 WHERE replace(replace(r2.title, ' ', ''), '\n', '') {like})")
     return "(" + " OR ".join(columns) + ")"
 
 

@@ -16,7 +16,7 @@ from graph.context import RunContext
 from graph.nodes._step import StepInfo, history, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer
-from graph.state import AuraState, Doc
+from graph.state import AuraState, Doc, has_rows
 from graph.vocab import MANUAL_SECTION, language, section_label
 
 FOLLOW_UP_HEADER = {"ko": "이어서 확인할 질문", "en": "You could ask next"}
@@ -105,7 +105,7 @@ def build(services: GraphServices):
         regenerations = (state.get("regeneration_count") or 0) + (1 if feedback else 0)
         gaps = state.get("scope_gaps") or []
         manual = state.get("source") == "manual"
-        if (not docs and sql is None) or (gaps and not _has_rows(sql)):
+        if (not docs and sql is None) or (gaps and not has_rows(sql)):
             docs = state.get("set_aside") or _one_per_finding(docs)
             decided = services.policies.decline(state["question"], gaps, docs)
             coverage = "none"
@@ -113,7 +113,7 @@ def build(services: GraphServices):
             decided = services.policies.analyze(
                 state["question"], docs, state.get("sop") or [], sql, feedback, history(state, runtime.context.history_turns)
             )
-            coverage = "full" if docs or _has_rows(sql) else "none"
+            coverage = "full" if docs or has_rows(sql) else "none"
         answer = decided.value
         presented = presented_findings(answer, docs) or _listed_findings(sql)
         unmatched = _unmatched(presented, docs, f"{state['question']} {standalone(state)}") if coverage == "full" and not manual else []
@@ -146,14 +146,6 @@ def build(services: GraphServices):
         return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited; coverage {coverage}", decided)
 
     return analyze
-
-
-def _has_rows(sql: dict[str, Any] | None) -> bool:
-    """SQL rows that answer: not an error, not empty, not a zero count."""
-    rows = (sql or {}).get("rows") or []
-    if not rows or (sql or {}).get("error"):
-        return False
-    return not (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None))
 
 
 RETAIN_LISTED = 10

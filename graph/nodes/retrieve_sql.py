@@ -32,7 +32,8 @@ def build(services: GraphServices):
             sql = services.run_sql(plan.value.sql)
         except SqlRejected as exc:
             sql = {"query": plan.value.sql, "columns": [], "rows": [], "row_count": 0, "error": str(exc)}
-        sql["topic"] = fields.value.topic  # what the rows are about beyond the filters: the answer names it
+        sql["scope"] = fields.value.model_dump(  # what the rows were filtered on: the answer names it
+            include={"institutions", "year_from", "year_to", "dispositions", "audit_types", "topic"}, exclude_defaults=True)
         runtime.stream_writer({"event": "sql_result", **sql})
         summary = f"SQL rejected: {sql['error']}" if sql.get("error") else f"{sql['row_count']} rows"
         return {"sql": sql, "filters": fields.value.model_dump(exclude={"reasoning", "search_query", "source"}, exclude_defaults=True)}, StepInfo(summary, plan)

@@ -345,7 +345,8 @@ def test_explicit_topic_change_is_a_pivot(router):
     for q in ("위원 얘기 나온 김에 용역업체 대표 친족 문제는", "위원 관련해서 하나 더, 용역업체 대표가 친족인 심의 참여 건"):
         d = router.route(q, history, retained)
         assert d.pivot and not d.follow_up, q
-    for q in ("얘기 나온 김에 그 건 조치사항도 알려줘", "그 건 관련해서 하나 더 물어볼게, 환수는 됐어?"):  # the case shown, pointed at
+    for q in ("얘기 나온 김에 그 건 조치사항도 알려줘", "그 건 관련해서 하나 더 물어볼게, 환수는 됐어?",  # the case shown, pointed at
+              "얘기 나온 김에 금액은 얼마였어?", "말 나온 김에 관련 법령도 알려줘"):  # ... or another facet of it
         assert router.route(q, history, retained).follow_up, q
     # 'X 말고 Y': Y a pattern of its own pivots; Y a case shown follows it
     two = [*retained, doc(2, "F2", inst="부산광역시 해운대구", text="구청 공무원이 수의계약을 부당하게 체결하였다.")]
@@ -695,25 +696,38 @@ def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_se
               "해수부 소관 지적 목록 최신순으로", "변상명령 받은 기관 목록", "징계 요구 건수"):
         assert topic_words(q, CATALOG) == [], q
     assert topic_words("시정명령 관련 지적 건수", CATALOG) == ["시정명령"]
+    for q in ("징계요구 건수 알려줘", "지적 몇 건인지 확인해줘", "기관별 지적 건수 그래프로", "해수부 소속기관 지적 몇 건"):
+        assert topic_words(q, CATALOG) == [], q
+    # a subject written as one word keeps its prefix and head, less the lookup words it ends with
+    assert [topic_words(q, CATALOG) for q in ("미등록 관련 지적 몇 건", "선정기준 관련 지적", "보조금관련 지적 목록")] == [
+        ["미등록"], ["선정기준"], ["보조금"]]
     assert topic_words("한국전력공사 관련 지적 몇 건", CATALOG) == ["한국전력공사"]  # an organisation the catalog lacks, whole
 
 
 def test_a_higher_law_is_no_top_n_lookup(router):
-    q = "상위법이랑 조례 문구가 달라서 어느 걸 적용하냐에 따라 결론이 달라진 사례 있어?"
-    assert router.route(q, [], []).track == "deep"
-    assert router.route("기관별 지적 건수 상위 10개", [], []).track == "fast"
+    for q in ("상위법이랑 조례 문구가 달라서 어느 걸 적용하냐에 따라 결론이 달라진 사례 있어?", "상위기관 승인 없이 사업 추진한 사례 있어?"):
+        assert router.route(q, [], []).track == "deep", q
+    for q in ("기관별 지적 건수 상위 10개", "상위 기관 5곳 알려줘", "지적사항 상위 기관 어디야?"):
+        assert router.route(q, [], []).track == "fast", q
+
+
+def test_an_acronym_of_an_organisation_the_case_shown_names_follows_it(router):
+    retained = [doc(1, "F1", inst="과학기술정보통신부", text="한국전력공사 등 유관기관과 협력해 데이터센터 자료를 공유하라.")]
+    history = [Turn("데이터센터 전력수요 PUE 목표 미도입 건", "…", "deep")]
+    assert router.route("What was KEPCO's role?", history, retained).follow_up
 
 
 def test_a_question_about_what_was_demanded_follows_the_case_shown(router):
     retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다. "
-                    "한국해양교통안전공단과 협의하지 않았다.")]
+                    "한국해양교통안전공단과 협의하지 않았다. 구 조례가 시 조례와 달랐다. 감정평가를 한 회사와 연구소의 제재가 필요하다.")]
     history = [Turn("구의원 위원 제척할 때 해운대구는 어느 조례 적용했어야 했어", "…", "deep")]
     for q in ("부산광역시 조례는 어떻게 바꾸래", "감정평가 한 회사는 처리 어떻게 하래", "한국해양교통안전공단 관련해선 지침을 어떻게 바꾸래",
               "연구소 제재까지 하라는거야?"):
         d = router.route(q, history, retained)
         assert d.follow_up and not d.pivot, q
-    # ... not of another period
+    # ... not of another period, nor of a subject the case shown never names
     assert router.route("2022년 문체부 감사에선 뭘 하라고 했어?", history, retained).pivot
+    assert not router.route("보조금 횡령한 공무원은 어떻게 하래", history, retained).follow_up
     # a question in many words of its own is not; other cases like it are other cases, not the case shown
     assert not router.route("노후 전산장비 교체 건에서 기재부는 예산 짤 때 뭘 참고하래", history, retained).follow_up
     assert router.route("다른 기관에서 비슷한 사례는 어떻게 처리하래", history, retained).other_cases
@@ -724,3 +738,15 @@ def test_a_reference_back_is_a_word_of_its_own():
 
     assert anaphoric("그중에 농지 건만") and anaphoric("이 중 처분이 제일 센 거") and anaphoric("What happened in that case?")
     assert not anaphoric("자치단체 등급 분류기준이 중앙 지침이랑 안 맞았다는 건")  # '이 중' inside '기준이 중앙'
+
+
+def test_a_lookup_answer_names_what_it_counted():
+    count = {"columns": ["finding_count"], "rows": [[3]]}
+    scope = {"institutions": ["해양수산부"], "year_from": 2025, "year_to": 2025, "dispositions": ["주의"], "topic": ["감정평가"]}
+    text = analyst.analyze_sql("해수부 2025년 주의 처분 중 감정평가 관련 몇 건?", {**count, "scope": scope}).sentences[0].text
+    assert text == "해양수산부 · 2025년 · 주의 처분 · '감정평가' 관련 지적사항(제목·개요·문제점·보고서명에 그 말이 나오는 것)은 총 3건입니다."
+    assert analyst.analyze_sql("How many findings on appraisal?", {"columns": ["n"], "rows": [[1]], "scope": {"topic": ["감정평가"]}}).sentences[
+        0].text.startswith("1 finding about '감정평가' (")
+    zero = analyst.analyze_sql("캐디피 관련 지적 몇 건", {"columns": ["n"], "rows": [[0]], "scope": {"topic": ["캐디피"]}}).sentences[0].text
+    assert zero.startswith("'캐디피' 관련 지적사항") and zero.endswith("없습니다.")
+    assert analyst.analyze_sql("지적 몇 건?", count).sentences[0].text == "조건에 맞는 지적사항은 총 3건입니다."  # unfiltered

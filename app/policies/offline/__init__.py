@@ -9,10 +9,10 @@ from typing import Any
 from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.decline import decline
-from app.policies.offline.fields import Catalog, select_fields
+from app.policies.offline.fields import Catalog, anaphoric, select_fields
 from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import key_terms, squash
-from app.policies.offline.lookup import topic_words
+from app.policies.offline.lookup import MAX_TOPIC_WORDS, topic_words
 from app.policies.offline.manual import answer_from_manual, asks_about_manual
 from app.policies.offline.rewriter import Glossary
 from app.policies.offline.router import OfflineRouter
@@ -70,8 +70,9 @@ class OfflinePolicies:
         asked = route.value.search_query if route else ""
         if route and route.value.sql_intent:  # a lookup: what it is about beyond its filters ('감정평가 관련 지적 몇 건')
             fields.topic = topic_words(question, self._catalog(), self.glossary.terms_in(question) if language(question) == "en" else None)
-            if route.value.refines_previous:  # '그중 시정은?', '그중 보조금 관련은?': the last lookup's subject, narrowed
-                fields.topic = list(dict.fromkeys([*(hints.get("topic") or []), *fields.topic]))
+            if route.value.refines_previous and (not fields.topic or anaphoric(question)):  # '그중 시정은?', '그중 보조금 관련은?':
+                fields.topic = list(dict.fromkeys([*(hints.get("topic") or []), *fields.topic]))[:MAX_TOPIC_WORDS]  # narrowed
+                # ('그럼 보조금 관련은?' asks about a subject of its own instead)
         if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
             fields.search_query = pattern(asked)
         if self._about_manual(question, fields, route.value if route else None):

@@ -33,7 +33,7 @@ from app.policies.offline.intent import (
 from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms, squash
 from app.sql.planner import DIMENSION_LABELS
 from graph.schemas import AnalystAnswer, AnswerSentence
-from graph.state import Doc
+from graph.state import Doc, has_rows
 from graph.vocab import SECTION_KINDS, language, section_label
 
 MAX_CARDS = 5
@@ -439,31 +439,48 @@ An institution's or report's findings asked for as a list are rarely more (dev: 
 named as 5 and '외 N건')."""
 
 
+def _scope(scope: dict[str, Any], lang: str) -> str:
+    """The findings a lookup counted, as the answer names them ("해양수산부 · 2025년 · 주의 처분 · '감정평가'
+    관련 지적사항(…)", "findings for 해양수산부 about '감정평가' (…)"), or '' when it was not filtered."""
+    y0, y1 = scope.get("year_from"), scope.get("year_to")
+    years = (f"{y0}" if y0 == y1 or y1 is None else f"{y0 or ''}~{y1}") if (y0 or y1) else ""
+    ko = lang == "ko"
+    parts = [*(scope.get("institutions") or []), f"{years}년" if years and ko else years, *(scope.get("audit_types") or []),
+             *(f"{d} 처분" if ko else f"{d} disposition" for d in scope.get("dispositions") or [])]
+    parts = [p for p in parts if p]
+    topic = " ".join(scope.get("topic") or [])
+    if not parts and not topic:
+        return ""
+    if ko:
+        named = " · ".join([*parts, *([f"'{topic}' 관련"] if topic else [])])
+        return f"{named} 지적사항" + ("(제목·개요·문제점·보고서명에 그 말이 나오는 것)" if topic else "")
+    return "findings" + (f" for {' · '.join(parts)}" if parts else "") + (
+        f" about '{topic}' (the words in their title, overview, problems or report title)" if topic else "")
+
+
 def analyze_sql(question: str, sql: dict[str, Any]) -> AnalystAnswer:
     lang = language(question)
     if sql.get("error"):
         text = (f"이 질문은 조회할 수 없습니다: {sql['error']}" if lang == "ko" else f"I could not run that lookup: {sql['error']}")
         return AnalystAnswer(reasoning="sql rejected", sentences=[AnswerSentence(text=text)])
     rows, cols = sql.get("rows") or [], sql.get("columns") or []
-    topic = f"'{' '.join(sql['topic'])}'" if sql.get("topic") else ""
-    about = (f"{topic} 관련 지적사항(제목·개요·문제점·보고서명에 나오는 것)" if lang == "ko" else
-             f"findings about {topic} (in their title, overview, problems or report title)") if topic else ""
-    if not rows or (len(rows) == 1 and len(rows[0]) == 1 and rows[0][0] in (0, None)):  # a zero count: none ('캐디피 관련 지적 몇 건')
-        text = (f"{about}은 없습니다." if about else "조건에 맞는 지적사항이 없습니다.") if lang == "ko" else (
-            f"No {about}." if about else "No findings match.")
+    named = _scope(sql.get("scope") or {}, lang)
+    about = named or ("조건에 맞는 지적사항" if lang == "ko" else "findings")
+    if not has_rows(sql):  # nothing, or a zero count ('캐디피 관련 지적 몇 건')
+        text = f"{about}은 없습니다." if lang == "ko" else (f"No {about}." if named else "No findings match.")
     elif len(rows) == 1 and len(cols) == 1 and isinstance(rows[0][0], int | float):
-        text = f"{about or '조건에 맞는 지적사항'}은 총 {rows[0][0]}건입니다." if lang == "ko" else (
-            f"{rows[0][0]} {about or 'findings match'}.")
+        n = rows[0][0]
+        text = f"{about}은 총 {n}건입니다." if lang == "ko" else f"{n} {about.replace('findings', 'finding' if n == 1 else 'findings', 1)}."
     elif len(cols) == 2 and all(isinstance(r[1], int | float) for r in rows):
         label = DIMENSION_LABELS.get(cols[0], (cols[0], cols[0]))[lang != "ko"]
         parts = ", ".join(f"{r[0]} {r[1]}" + ("건" if lang == "ko" else "") for r in rows[:10])
-        text = f"{about + '의 ' if about else ''}{label}별 건수: {parts}." if lang == "ko" else (
-            f"Counts of {about} by {label}: {parts}." if about else f"Counts by {label}: {parts}.")
+        text = f"{about + '의 ' if named else ''}{label}별 건수: {parts}." if lang == "ko" else (
+            f"Counts of {about} by {label}: {parts}." if named else f"Counts by {label}: {parts}.")
     else:
         title_col = cols.index("title") if "title" in cols else 0
         names = "; ".join(str(r[title_col]) for r in rows[:LISTED_ROWS])
         rest = len(rows) - LISTED_ROWS
         more = (f" 외 {rest}건" if lang == "ko" else f" and {rest} more") if rest > 0 else ""
-        text = (f"{about + ' ' if about else ''}{len(rows)}건을 찾았습니다: {names}{more}." if lang == "ko" else
-                f"Found {len(rows)} {about}: {names}{more}." if about else f"Found {len(rows)}: {names}{more}.")
+        text = (f"{about + ' ' if named else ''}{len(rows)}건을 찾았습니다: {names}{more}." if lang == "ko" else
+                f"Found {len(rows)} {about}: {names}{more}." if named else f"Found {len(rows)}: {names}{more}.")
     return AnalystAnswer(reasoning=f"{len(rows)} rows", sentences=[AnswerSentence(text=text)])

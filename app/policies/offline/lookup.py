@@ -20,7 +20,8 @@ LOOKUP_WORDS = frozenset(
     "실태 추진 추진실태 실태점검 점검 대응 대응점검 운영 운영실태 사례 케이스 내용 정리 그룹 위 곳 군데 개 최다 최소 "
     "가장 많 순 각각 통계 분포 비율 감사원 뭐뭐 나열 최근 이번 해당 기준 지역 작년 올해 재작년 금년 전년 지난해 "
     "시군 시도 지자체 대상 그중 중 이중 거기 지금 현재 혹시 정도 자료 저장 등록 누적 총계 추이 변화 대비 평균 근래 요즘 "
-    "상반기 하반기 분기 제목 최신 날짜 순서 번호 엑셀 소관 산하 본부 공공 명 숫자 수치 건별 당 전부 다".split()
+    "상반기 하반기 분기 제목 최신 날짜 순서 번호 엑셀 소관 산하 본부 공공 명 숫자 수치 건별 당 전부 다 "
+    "확인 조회 검색 집계 카운트 그래프 차트 비교 업로드 피감 피감기관 소속 소속기관 기초 광역 시군구 인지".split()
 )
 """Words that frame a lookup (what to count, list or group, how, over what period, in what form)
 rather than what it is about."""
@@ -35,21 +36,39 @@ _DISPOSITION_NAMED = re.compile(
 _NOUNS = ("NNG", "NNP", "XR")
 
 
+def _framing(form: str) -> bool:
+    return form in LOOKUP_WORDS or form in STOP_MORPHEMES or form in FACET_TERMS
+
+
 def _runs(text: str) -> list[str]:
-    """Runs of topic nouns written together ('감정평가', '국고보조금'); a lookup word ends a run
-    ('어선안전관리실태점검' -> 어선안전관리)."""
-    out: list[str] = []
+    """Words of topic nouns as written ('감정평가', '국고보조금', '미등록', '내용연수'), less the lookup words
+    they end with ('어선안전관리실태점검' -> 어선안전관리, '보조금관련' -> 보조금); a word of lookup words
+    only ('정기감사지적사항', '조치결과') is none."""
+    runs: list[list[str]] = []
     end = -1
     for t in get_kiwi().tokenize(text):
-        if t.tag not in _NOUNS or t.form in LOOKUP_WORDS or t.form in STOP_MORPHEMES or t.form in FACET_TERMS:
+        if t.tag not in _NOUNS and not (t.tag == "XPN" and t.form in _NEGATING):
             end = -1
             continue
-        if t.start == end and out:
-            out[-1] += t.form
+        if t.start == end and runs:
+            runs[-1].append(t.form)
         else:
-            out.append(t.form)
+            runs.append([t.form])
         end = t.start + t.len
+    out = []
+    for run in runs:
+        while len(run) > 1 and _framing(run[-1]) and run[-1] not in _HEADS and not all(f in _NEGATING for f in run[:-1]):
+            run.pop()  # '어선안전관리실태점검' -> 어선안전관리; not '미등록' -> 미, '선정기준' -> 선정
+        content = [f for f in run if f not in _NEGATING]
+        if content and (not all(_framing(f) for f in content) or len(content) < len(run)):  # '미등록' holds a subject
+            out.append("".join(run))
     return out
+
+
+_NEGATING = frozenset("미 무 비 부 불".split())
+"""Prefixes a subject keeps ('미등록', '무자격', '비공개')."""
+_HEADS = frozenset("기준 대상 자료 내용 등록 번호 제목 비교 확인".split())
+"""Lookup words that head a subject when written into it ('선정기준', '내용연수' is kept whole anyway)."""
 
 
 def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None = None) -> list[str]:
@@ -63,7 +82,7 @@ def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None
     text = question
     kept: list[str] = []  # organisations the catalog does not hold are topics, whole ('해양경찰청', not 해양 + a held 경찰청)
     for name in named_organisations(text):
-        if re.search(r"[가-힣]", name) and not catalog.find(name):
+        if re.search(r"[가-힣]", name) and not catalog.find(name) and not _DISPOSITION_NAMED.fullmatch(name):  # not '징계요구'
             kept.append(name)
             text = text.replace(name, " ")
     for form in [*sorted(catalog.aliases, key=len, reverse=True), *AUDIT_TYPES]:  # filters ('담양군곡성군정기감사', '성과감사')

@@ -31,6 +31,7 @@ from importlib import resources
 import numpy as np
 
 from app.embeddings.interface import Embedder
+from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import REPORT_ANAPHORA, Catalog, anaphoric, dispositions, years
 from app.policies.offline.intent import asks_for_several, enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
@@ -135,7 +136,7 @@ _RELAX_PERIOD = re.compile(
     rf"(?:연도|년도|기간|시기|시점)\s*(?:는|은|도)?\s*(?:{_NEVER_MIND})|(?<![가-힣])해(?:는|은)?\s+(?:{_NEVER_MIND})"
     r"|(?:ignore|drop|forget(?: about)?|without|never mind|don't worry about)\s+the\s+(?:year|period|date)"
     r"|regardless of (?:the )?(?:year|period|date)|(?:any|all) years"
-    r"|(?:제일|가장)\s*최근\s*(?:[가-힣]{0,6}(?:감사|보고서|것|거|꺼|건))?\s*(?:이)?라도(?![가-힣])",  # '그럼 제일 최근 정기감사라도'
+    r"|(?:제일|가장)\s*최근\s*(?:\s?[가-힣]{0,6}(?:감사|보고서|결과|것|거|꺼|건)){0,2}\s*(?:이)?라도(?![가-힣])",  # '그럼 제일 최근 정기감사라도'
     re.I,
 )
 _RELAX_ORG = re.compile(
@@ -179,8 +180,8 @@ _DEMANDED = re.compile(
 거야?'): after a case was shown, asked of that case (23 of 24 such later turns in the gold
 conversations follow up)."""
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나")
-"""'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '농지 관련된 것만이라도'): after a
-question that found nothing, the same search with less asked of it."""
+"""'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?'): after a question that found
+nothing, a follow-up that asks for anything on the subject it names, searched as written."""
 _INSTEAD = re.compile(r"(?<![가-힣])(?!(?:그|이|저|한|두|세|네|몇)?\s*(?:거|건|것|개|가지)(?![가-힣]))([가-힣A-Za-z]{1,12})(?:\s*(?:얘기|이야기|쪽|건|거))?\s*(?:말고|말구|빼고|제외하고)[,\s]+(.+)")
 """'X 말고 Y': a topic set aside for another ('운동부 얘기 말고 체육특기자 대입 비리는'), not what was shown
 ('이거 말고 또 뭐'); not 'X 아닌 Y', which may ask about the case shown ('징계 아닌 주의로 끝난 거야?')."""
@@ -422,8 +423,10 @@ class OfflineRouter:
             return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
-        if _ASIDE.search(q):
-            return False, True, None
+        aside = _ASIDE.search(q)
+        if aside and len(self._content(q[aside.end():])) >= 2 and not (_LIKE_SHOWN.search(q) or _OTHER_CASES.search(q)):
+            return False, True, None  # a subject of its own after it; not '얘기 나온 김에 금액은 얼마였어?'
+
         seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
@@ -439,9 +442,10 @@ class OfflineRouter:
         if instead and len(aside := self._content(instead.group(2))) >= 2 and sum(squash(w) in seen for w in aside) * 2 < len(aside):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
         others = "|".join(map(re.escape, named_organisations(q)))
-        demanded = bool(_DEMANDED.search(q)) and len(self._content(re.sub(others, " ", q) if others else q)) <= 4 and not (
+        own = self._content(re.sub(others, " ", q) if others else q)
+        demanded = bool(_DEMANDED.search(q)) and len(own) <= 4 and sum(squash(w) in seen for w in own) * 2 >= len(own) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
-        )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom)
+        )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom), in its words
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
@@ -501,7 +505,8 @@ class OfflineRouter:
     def _new_organisation(self, q: str, seen: str) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
         (``seen``, see ``_seen``) know."""
-        return any(not self.catalog.find(n) and squash(n) not in seen for n in named_organisations(q))
+        return any(not self.catalog.find(n) and squash(n) not in seen and not any(squash(k) in seen for k in korean_names(n))
+                   for n in named_organisations(q))  # 'What was KEPCO's role?' after a case that names 한국전력공사
 
     @staticmethod
     def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
