@@ -426,7 +426,6 @@ class OfflineRouter:
         aside = _ASIDE.search(q)
         if aside and len(self._content(q[aside.end():])) >= 2 and not (_LIKE_SHOWN.search(q) or _OTHER_CASES.search(q)):
             return False, True, None  # a subject of its own after it; not '얘기 나온 김에 금액은 얼마였어?'
-
         seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
@@ -439,7 +438,7 @@ class OfflineRouter:
         if _LIKE_SHOWN.search(q):
             return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
         instead = _INSTEAD.search(q)
-        if instead and len(aside := self._content(instead.group(2))) >= 2 and sum(squash(w) in seen for w in aside) * 2 < len(aside):
+        if instead and len(rest := self._content(instead.group(2))) >= 2 and sum(squash(w) in seen for w in rest) * 2 < len(rest):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
@@ -504,7 +503,7 @@ class OfflineRouter:
 
     def _new_organisation(self, q: str, seen: str) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
-        (``seen``, see ``_seen``) know."""
+        (``seen``, see ``_seen``) know, in Korean or by the Korean name an English one stands for."""
         return any(not self.catalog.find(n) and squash(n) not in seen and not any(squash(k) in seen for k in korean_names(n))
                    for n in named_organisations(q))  # 'What was KEPCO's role?' after a case that names 한국전력공사
 
