@@ -15,7 +15,8 @@ institutions match findings.institution, responsible_org or action_orgs (LIKE, a
 them); years bound findings.year; dispositions require a finding_dispositions row (EXISTS,
 so a finding with two dispositions is counted once); audit types match findings.audit_type
 (LIKE); a topic (``FieldSelection.topic``, '감정평가 관련 지적 몇 건') keeps the findings whose
-title, overview, problems or report title holds each of its words, spaces aside. Values are
+title, overview, problems or report title holds each of its words, spaces and line breaks
+aside. Values are
 written as quoted literals (quotes doubled, LIKE wildcards escaped); the
 text of the question itself never reaches the SQL. The result still goes through
 validate_sql before it runs.

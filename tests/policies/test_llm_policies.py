@@ -315,6 +315,14 @@ def test_sql_prompt_carries_the_schema_description():
     model = ScriptedChatModel(default=smart_reply)
     policies(model).plan_sql("감정평가 관련 지적 몇 건", FieldSelection(topic=["감정평가"]))
     assert '"topic": ["감정평가"]' in str(model.seen[0][1].content) and "topic word" in str(model.seen[0][0].content)
+    # the filter the prompt shows passes the validator the model's SQL goes through (no char(), which it refuses)
+    import re
+
+    from app.policies.llm.prompts import SQL_SYSTEM
+    from app.sql import validate_sql
+
+    shown = re.search(r"(replace\(col[^;]*?LIKE '%word%')", SQL_SYSTEM).group(1).replace("col", "f.problems")
+    validate_sql(f"SELECT COUNT(*) FROM findings f WHERE {shown}")
 
 
 def test_grader_sees_all_passages_numbered_in_one_call():

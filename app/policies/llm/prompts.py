@@ -155,7 +155,7 @@ SQL_SYSTEM = (
 Write ONE SQLite SELECT statement (no other statement, no comments) that answers the question over these tables:
 {schema}
 Use only the tables and columns above; match Korean names with LIKE '%...%'; add LIMIT 50 unless the question asks for a count or aggregate.
-When the extracted fields name a topic, count or list only the findings whose title, overview, problems or report title holds every topic word (compare with spaces and line breaks removed: replace(replace(col, ' ', ''), char(10), '') LIKE '%word%'); never count every finding for a question about one subject.
+When the extracted fields name a topic, count or list only the findings whose title, overview, problems or report title holds every topic word (compare with spaces removed: replace(col, ' ', '') LIKE '%word%'); never count every finding for a question about one subject.
 Return JSON with: reasoning, sql."""
 )
 

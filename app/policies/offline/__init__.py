@@ -70,9 +70,9 @@ class OfflinePolicies:
         asked = route.value.search_query if route else ""
         if route and route.value.sql_intent:  # a lookup: what it is about beyond its filters ('감정평가 관련 지적 몇 건')
             fields.topic = topic_words(question, self._catalog(), self.glossary.terms_in(question) if language(question) == "en" else None)
-            if route.value.refines_previous and (not fields.topic or anaphoric(question)):  # '그중 시정은?', '그중 보조금 관련은?':
-                fields.topic = list(dict.fromkeys([*(hints.get("topic") or []), *fields.topic]))[:MAX_TOPIC_WORDS]  # narrowed
-                # ('그럼 보조금 관련은?' asks about a subject of its own instead)
+            if route.value.refines_previous and (not fields.topic or anaphoric(question)):
+                # '그중 시정은?', '그중 보조금 관련은?': the last lookup's subject, narrowed ('그럼 보조금 관련은?' names its own)
+                fields.topic = list(dict.fromkeys([*(hints.get("topic") or []), *fields.topic]))[:MAX_TOPIC_WORDS]
         if asked and squash(asked) != squash(question):  # the router restated the question (a scope dropped)
             fields.search_query = pattern(asked)
         if self._about_manual(question, fields, route.value if route else None):
