@@ -367,7 +367,9 @@ def test_workbench(page, servers, ui_store):
     thread_id = re.search(r"thread=([0-9a-f]+)", page.url).group(1)
     turn = api.get(f"/v1/threads/{thread_id}/turns").json()[0]
     cited = next(e for e in turn["evidence"] if e["report_id"] == REAL_REPORT and e.get("span"))
-    cite = answer.locator(f"[class*='st-key-cite-'][class*='-{cited['n']}']").first
+    # the exact key the chat page gives this citation (thread prefix, history index of the answer,
+    # number): a looser match picks another citation when the thread id itself holds "-<n>"
+    cite = answer.locator(f".st-key-cite-{thread_id[:8]}-1-{cited['n']}")
     cite.locator("summary").click()
     image = cite.get_by_role("img", name="cited-page")
     expect(image).to_be_visible()
