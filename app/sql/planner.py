@@ -6,7 +6,9 @@ Intents, tried in this order (first match wins):
            largest first, N rows (default 5, at most 50);
 - group-by "처분 종류별 건수", "기관별", "연도별", "유형별", "by disposition/institution/year":
            finding counts per dimension;
-- count    "몇 건", "건수", "개수", "지적사항 수", "how many", "count": one number;
+- count    "몇 건", "건수", "개수", "지적사항 수", "how many", "count": one number, unless the
+           question also asks what each one is ("몇 건이고 각각 뭔지", "뭐뭐야", "and what are
+           they"): then the list, whose answer states the count too;
 - list     everything else ("목록", "보여줘", or no intent word at all): the matching findings
            with their report title, newest first, at most 50.
 
@@ -58,6 +60,12 @@ _COUNT = re.compile(
     r"몇\s*[건개]|건수|개수|총\s*몇|얼마나\s*많|(?<![가-힣])수(?:는|가|를)?(?![가-힣])|how\s+many|\bcount\b|number\s+of",
     re.IGNORECASE,
 )
+_EACH_ONE = re.compile(
+    r"각각|하나씩|한\s*줄씩|건별로|뭐뭐|무엇무엇|뭔지|무엇인지|어떤\s*(?:건|것|거)들?(?:이|인)지|"
+    r"\bwhat (?:are|were) they\b|\b(?:list|name) them\b|\bwhich (?:ones|were they)\b",
+    re.IGNORECASE,
+)
+"""A count that also asks what each finding is: the list answers both."""
 _GROUP_WORDS: dict[str, Dimension] = {
     "종류": "disposition", "처분": "disposition", "disposition": "disposition",
     "기관": "institution", "institution": "institution", "agenc": "institution", "organi": "institution",
@@ -92,7 +100,7 @@ def detect_intent(question: str) -> Intent:
     if m := _GROUP.search(question):
         word = re.sub(r"\s+", " ", (m.group(1) or m.group(2)).lower())
         return Intent("group", _GROUP_WORDS.get(word, _GROUP_WORDS.get(word.replace(" ", ""), "institution")))
-    if _COUNT.search(question):
+    if _COUNT.search(question) and not _EACH_ONE.search(question):
         return Intent("count")
     return Intent("list")
 

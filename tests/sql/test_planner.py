@@ -152,6 +152,9 @@ def test_quoted_values_cannot_break_out(store: Store, run) -> None:
         ("해양수산부 정기감사 지적사항 수", "count", None, None),
         ("해양수산부 지적은 몇 건이야?", "count", None, None),
         ("가장 많은 처분 종류", "top", "disposition", 5),
+        ("해수부 정기감사, 몇 건이나 지적됐고 각각 뭔지 한 줄씩", "list", None, None),  # the count and what each is
+        ("How many findings did LH get, and what were they?", "list", None, None),
+        ("처분 종류는 몇 건이야?", "count", None, None),
     ],
 )
 def test_intent_detection(question: str, kind: str, dimension: str | None, n: int | None) -> None:
