@@ -13,7 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from app.container import Container
 from app.db.models import Chunk, Finding
-from app.policies.offline.english_names import korean_names
+from app.policies.offline.english_names import korean_names, romanised_local
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import (
     asks_for_mentions,
@@ -166,6 +166,8 @@ class AgentTools:
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
                 continue  # 'Damyang County', 'Ministry of Oceans and Fisheries'
+            if romanised_local(name):
+                continue  # 'Seodaemun-gu', which the reports may mention by its Korean name: not known to be absent
             if any(squash(k) in scope.text for k in korean_names(name)):
                 continue  # 'Korea Electric Power Corporation': 한국전력공사, which the reports mention
             gaps.append(name)

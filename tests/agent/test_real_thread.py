@@ -208,6 +208,10 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("중기청 지원사업 관련 지적 있어?", {}) == ["중기청"]  # no word of the reports spells it out
     assert tools.scope_gaps("담양농기센터 표창 건", {}) == []  # after a place the reports name
     assert tools.scope_gaps("재무감사에서 나온 지적", {"audit_types": ["재무감사"]}) == ["재무감사"]  # no report of that type
+    assert tools.scope_gaps("금감원 관련 감사 지적사항 정리 좀", {}) == ["금감원"]  # a short form no suffix marks
+    assert tools.scope_gaps("광주 동구 도시재생도 감사 대상이었어?", {}) == ["광주광역시 동구"]
+    assert tools.scope_gaps("그럼 광주 광산구 앱 만든 건은 처분이 뭐였어?", {}) == []  # 광주광역시 광산구, in the reports
+    assert tools.scope_gaps("Does Seodaemun-gu in Seoul come up anywhere in these reports?", {}) == []  # its Korean name unknown
     assert tools.scope_gaps("한국석유공사 비축유 관리 부실 사례", {}) == ["한국석유공사"]
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천

@@ -77,6 +77,13 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("관세청 감사 결과도 있어?") == ["관세청"] and named_organisations("여가부는?") == ["여가부"]
     assert named_organisations("재요청 했어?") == [] and named_organisations("보조금 사용처는?") == []
     assert sorted(Catalog.build(["해양경찰청", "부산지방항공청"]).find("해경청이랑 부산항공청 건")) == ["부산지방항공청", "해양경찰청"]
+    # short forms no suffix marks, a city's district by a one-syllable name, federations, romanised local governments
+    assert named_organisations("금감원 관련 감사 지적사항 정리 좀") == ["금감원"] and named_organisations("공정위가 과징금 매긴 건") == ["공정위"]
+    assert named_organisations("광주 동구 도시재생도 감사 대상이었어?") == ["광주광역시 동구"]  # as the reports write it
+    assert named_organisations("광주 광산구 앱 만든 건") == ["광산구"]
+    assert named_organisations("수협중앙회가 어선 보험 쪽으로 감사 받은 기록") == ["수협중앙회"]
+    assert named_organisations("Did the BAI look into Suyeong-gu's planning committee?") == ["Suyeong-gu"]
+    assert named_organisations("공정위원회 구성") == ["공정위원회"] and named_organisations("금감 원칙") == []  # not inside other words
 
 
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
@@ -354,6 +361,31 @@ def test_explicit_topic_change_is_a_pivot(router):
     assert router.route("제척 말고 수의계약 문제는 어떻게 됐어?", history, two).follow_up
     for q in ("이거 말고 또 뭐 있어", "얘기한 두 건 말고 같은 감사에서 다른 지적은?"):  # other findings than those shown
         assert router.route(q, history, retained).follow_up, q
+
+
+def test_pointers_markers_and_new_names_in_later_turns(router):
+    shown = [doc(1, "F1", inst="한국토지주택공사", text="대행용역 과업내용서를 입찰 공고 전에 특정 업체에 유출하였다.")]
+    history = [Turn("용산공원 대행용역 때문에 LH가 지적받은 것들 알려줘", "…", "deep")]
+    # an informal pointer at the body or the local government shown follows, with another period too, and then
+    # points at no shown case: the other period is what it asks about
+    for q in ("걔네 2023년 감사 땐 이런 지적 없었나?", "그 군 상대로 2019년쯤 나온 감사보고서도 DB에 있나?", "그쪽은 뭐 하라고 했어?"):
+        d = router.route(q, history, shown)
+        assert d.follow_up and not d.pivot, q
+    d = router.route("걔네 2023년 감사 땐 이런 지적 없었나?", history, shown)
+    assert d.ordinals == [] and d.year_from == 2023
+    assert router.route("Who has to fix that, and is the contractor getting reported to prosecutors?", history, shown).follow_up
+    assert not router.route("그 시점에 다른 기관은 어땠어? 수의계약 쪼개기 같은 거", history, shown).follow_up  # '그 시점' is no body
+    # 'that's enough of that' sets the case aside; a place or body the conversation never named is another subject
+    assert router.route("그건 됐고, 통신국사 하나 나가면 통신 다 끊기는 문제 지적한 거 있어?", history, shown).pivot
+    assert router.route("가덕도 신공항 수요예측은 감사 안 했어?", history, shown).pivot
+    assert router.route("광주 동구 도시재생도 감사 대상이었어?", history, shown).pivot
+    assert router.route("용산 쪽은 처분이 뭐였어?", history, shown).follow_up  # a name the last exchange holds
+    assert router.route("전남도 쪽 요구사항은?", [Turn("곡성군 산지전용 수리해준 거", "…", "deep")], [
+        doc(1, "F1", inst="전라남도 곡성군", text="곡성군수는 복구비를 예치받지 않고 산지전용허가를 하였다.")]).follow_up  # its region, shortened
+    # 'is there anything at all' after a turn that found nothing searches its own subject
+    failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
+    d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
+    assert d.follow_up and "골프" in d.search_query
 
 
 def test_glossary_matches_english_forms_as_whole_words():

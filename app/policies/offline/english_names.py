@@ -111,7 +111,7 @@ def english_organisations(text: str) -> list[str]:
     """English organisation names in the text ('National Pension Service', 'Seoul Metropolitan
     Government', 'Ministry of Justice'), at least two words, the 감사원 itself excluded; and the
     acronyms of ``AGENCY_ENGLISH`` written alone ('Is KEPCO involved …?'), not any capitals
-    ('ICT', 'PUE')."""
+    ('ICT', 'PUE'); local governments by their romanised names ('Suyeong-gu')."""
     out = []
     for m in _EN_ORG_NAME.finditer(text):
         words = m.group(1).split()
@@ -120,9 +120,18 @@ def english_organisations(text: str) -> list[str]:
         name = " ".join(words)
         if len(words) >= 2 and not _OWN.search(name) and name not in out:
             out.append(name)
+    out += [m.group(0) for m in _ROMANISED_LOCAL.finditer(text) if not any(m.group(0) in n for n in out)]
     named = {k for n in out for k in korean_names(n)}
     out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
     return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
+
+
+_ROMANISED_LOCAL = re.compile(r"\b[A-Z][a-z]+(?:-[a-z]+)?-(?:gu|gun|si|do)\b")
+"""A local government by its romanised name ('Suyeong-gu', 'Gimpo-si', 'Jangheung-gun')."""
+def romanised_local(name: str) -> bool:
+    """A romanised local-government name ('Seodaemun-gu'): which Korean name it stands for is not
+    known unless the catalog holds it."""
+    return bool(_ROMANISED_LOCAL.fullmatch(name))
 
 
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")

@@ -83,7 +83,7 @@ _REQUEST_FORM = re.compile(
 )
 
 _ORG_SUFFIX = re.compile(
-    r"([가-힣]{2,15}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|"
+    r"([가-힣]{2,15}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|중앙회|연합회|공제회|"
     r"진흥원|연구원|연구소|통제소|사무소|관리소|사업소|보건소|검역소|출장소|사업단|관리단|지원단|본부|센터|협회|조합|은행|대학교|병원|교육청|의회))(?=$|[^가-힣]|[은는이가을를의에와과도])"
 )
 _GENERIC_ORGS = frozenset(
@@ -133,6 +133,16 @@ _AGENCIES = frozenset(AGENCY_ALIASES) | {a for aliases in AGENCY_ALIASES.values(
 '해경청'): Kiwi reads most of the official names as two common nouns."""
 
 
+_DISTRICT = re.compile(r"(?<![가-힣])(서울|부산|대구|인천|광주|대전|울산)\s*([가-힣]구)(?=$|[^가-힣]|[은는이가을를의에와과도])")
+"""A district of one syllable, which the suffix rules skip, by its city ('광주 동구', '부산 중구'):
+named in full ('광주광역시 동구'), as the reports write it."""
+_AGENCY_SHORT = re.compile(
+    r"(?<![가-힣])(?:" + "|".join(sorted((re.escape(a) for a in _AGENCIES if re.fullmatch(r"[가-힣]{2,4}", a)), key=len, reverse=True))
+    + r")(?=$|[^가-힣]|(?:은|는|이|가|을|를|의|에서|에|와|과|도|랑|이랑|하고|쪽|측)(?![가-힣]))"
+)
+"""An agency's short form as a word of its own ('공정위가', '금감원 관련'), which no suffix marks."""
+
+
 def _short_organisation(name: str) -> bool:
     """A name of three syllables is an organisation when Kiwi tags it a proper noun, names a
     ministry, or reads a …청 as one noun ('관세청'; not '재요청'). A …부 is too often a ledger
@@ -178,10 +188,12 @@ def named_organisations(text: str) -> list[str]:
         name = m.group(1)
         if name in _GENERIC_ORGS or any(name.endswith(g) and len(name) - len(g) < 2 for g in ("기관", "부처")):
             continue
-        if len(name) <= 3 and not _short_organisation(name):
+        if len(name) <= 3 and not (_short_organisation(name) or name in _AGENCIES):
             continue
         if name not in out:
             out.append(name)
+    out += [d for m in _DISTRICT.finditer(text) if (d := f"{m.group(1)}{'특별시' if m.group(1) == '서울' else '광역시'} {m.group(2)}") not in out]
+    out += [m.group(0) for m in _AGENCY_SHORT.finditer(text) if m.group(0) not in out and not any(m.group(0) in n for n in out)]
     return out + [n for n in english_organisations(text) if n not in out]
 
 

@@ -47,6 +47,21 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "농촌진흥청": ("농진청",),
     "부산지방항공청": ("부산항공청",),
     "서울지방항공청": ("서울항공청",),
+    # bodies auditors name by a short form the suffix rules cannot read ('금감원', '공정위')
+    "금융감독원": ("금감원",),
+    "금융위원회": ("금융위",),
+    "공정거래위원회": ("공정위",),
+    "방송통신위원회": ("방통위",),
+    "국민권익위원회": ("권익위",),
+    "국가인권위원회": ("인권위",),
+    "중앙선거관리위원회": ("선관위",),
+    "국가정보원": ("국정원",),
+    "식품의약품안전처": ("식약처",),
+    "질병관리청": ("질병청",),
+    "방위사업청": ("방사청",),
+    "한국전력공사": ("한전",),
+    "한국철도공사": ("코레일",),
+    "국민건강보험공단": ("건보공단",),
 }
 """Institutions by the short forms auditors write ('해수부', 'LH'): the field selector, the
 question's kind and the 조치할 사항 addressees read them."""

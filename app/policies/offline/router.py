@@ -46,6 +46,7 @@ from app.policies.offline.lexicon import (
 from app.policies.offline.manual import asks_about_manual
 from app.policies.offline.quotes import addressees
 from app.sql.planner import TOP_RANK
+from app.text.korean import get_kiwi
 from graph.ports import Turn
 from graph.schemas import RouteDecision
 from graph.state import Doc
@@ -61,7 +62,10 @@ _REPORT = re.compile(
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
 _DEICTIC = re.compile(
     r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|(?<![가-힣])거기|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
-    r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b",
+    r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b"
+    r"|(?<![가-힣])(?:걔네|걔들|쟤네|그쪽|그\s+쪽|그\s+동네)(?![가-힣])"  # '걔네 2023년 감사 땐', '그쪽은 뭐 하래'
+    r"|(?<![가-힣])(?:그|이|해당)\s*(?:군|시|구|도)(?:청|의회)?(?=(?:은|는|이|가|을|를|의|에서|에|도|만|이랑|랑|하고|상대로)?(?![가-힣]))"  # '그 군 상대로'
+    r"|(?<!\bso )\b(?:that|it)\s*(?:[,?!;]|\.(?:\s|$)|$)",  # 'Who has to fix that, and …', 'What was done about it?'
     re.I,
 )
 _DEMONSTRATIVE = re.compile(
@@ -110,7 +114,8 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
+    r"|(?:그건|그거는?|이건)\s*(?:됐고|됐어|알겠고|알았고)",
     re.I,
 )
 _ASIDE = re.compile(
@@ -179,8 +184,8 @@ _DEMANDED = re.compile(
 """A question about what was demanded, in reported speech ('어떻게 하래', '뭐 하라고 했어', '제재까지 하라는
 거야?'): after a case was shown, asked of that case (23 of 24 such later turns in the gold
 conversations follow up)."""
-_AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나")
-"""'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?'): after a question that found
+_AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|하|한)")
+"""'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
 _INSTEAD = re.compile(r"(?<![가-힣])(?!(?:그|이|저|한|두|세|네|몇)?\s*(?:거|건|것|개|가지)(?![가-힣]))([가-힣A-Za-z]{1,12})(?:\s*(?:얘기|이야기|쪽|건|거))?\s*(?:말고|말구|빼고|제외하고)[,\s]+(.+)")
 """'X 말고 Y': a topic set aside for another ('운동부 얘기 말고 체육특기자 대입 비리는'), not what was shown
@@ -326,6 +331,7 @@ class OfflineRouter:
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
         content = self._content(q)
+        other_period = y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained)
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
@@ -352,9 +358,9 @@ class OfflineRouter:
             why += "; asks for other cases like the one shown"
         elif other_cases:
             why += "; asks for other cases than the one shown"
-        elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and (
+        elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or len(content) <= 1
-        ) and not (_SAME_REPORT.search(q) and content):  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
+        ) and not (_SAME_REPORT.search(q) and content):  # ('걔네 2023년 감사 땐 이런 지적 없었나?' asks of another period)  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
             wordwise = set().union(*(self._content(w) for w in q.split()))
             ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
@@ -429,6 +435,8 @@ class OfflineRouter:
         seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
+        if self._new_name(q, seen + squash(f"{history[-1].question} {history[-1].answer}" if history else "")):
+            return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?', '광주 동구 도시재생도 …'
         content = self._content(q)
         if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
@@ -507,6 +515,13 @@ class OfflineRouter:
         return any(not self.catalog.find(n) and squash(n) not in seen and not any(squash(k) in seen for k in korean_names(n))
                    for n in named_organisations(q))  # 'What was KEPCO's role?' after a case that names 한국전력공사
 
+    def _new_name(self, q: str, seen: str) -> bool:
+        """The question names a place or a body (a proper noun of two syllables or more, as Kiwi
+        tags it) that the catalog does not know and neither the retained passages nor the last
+        exchange (``seen``) hold: another subject ('가덕도 신공항', '광주 동구'), not '흑산 쪽은'."""
+        return any(t.tag == "NNP" and len(t.form) >= 2 and re.sub(r"(?:도|시)(?:청)?$", "", t.form) not in _REGIONS and squash(t.form) not in seen
+                   and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
+
     @staticmethod
     def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
         """The problem pattern of the shown case the question points at (by ordinal, else the one
@@ -537,6 +552,11 @@ class OfflineRouter:
             for form, names in self.catalog.aliases.items()
             if (form in asked and len(form) >= 2) or (names & set(institutions) and len(form) >= 3)
         )
+
+
+_REGIONS = frozenset("서울 부산 대구 인천 광주 대전 울산 세종 경기 강원 충북 충남 전북 전남 경북 경남 제주".split())
+"""Provinces and cities by their short names ('전남도 쪽 요구사항은'): the region of a case shown,
+which its passages name in full ('전라남도지사'), not another subject."""
 
 
 def _named_case(readings: list[set[str]], retained: list[Doc], by_text: bool = True) -> list[int]:
