@@ -10,7 +10,8 @@ Intents, tried in this order (first match wins):
            question also asks what each one is ("몇 건이고 각각 뭔지", "뭐뭐야", "and what are
            they"): then the list, whose answer states the count too;
 - list     everything else ("목록", "보여줘", or no intent word at all): the matching findings
-           with their report title, newest first, at most 50.
+           with their report title and how many match in all (``total_count``), newest first,
+           at most 50.
 
 The filters come only from ``fields`` (select_fields has already read the question):
 institutions match findings.institution, responsible_org or action_orgs (LIKE, any of
@@ -61,7 +62,7 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 _EACH_ONE = re.compile(
-    r"각각|하나씩|한\s*줄씩|건별로|뭐뭐|무엇무엇|뭔지|무엇인지|어떤\s*(?:건|것|거)들?(?:이|인)지|"
+    r"각각\s*(?:뭔지|뭐|무엇|무슨|어떤)|하나씩|한\s*줄씩|건별로|뭐뭐|무엇무엇|뭐였는지|무엇이었는지|어떤\s*(?:건|것|거)들?(?:이었|이|인)지|"
     r"\bwhat (?:are|were) they\b|\b(?:list|name) them\b|\bwhich (?:ones|were they)\b",
     re.IGNORECASE,
 )
@@ -177,8 +178,9 @@ class OfflineSqlPlanner:
     @staticmethod
     def _list(where: list[str]) -> str:
         return (
-            "SELECT f.id, f.title, f.institution, f.year, f.disposition, f.audit_type, "
-            "r.title AS report_title FROM findings f JOIN reports r ON r.id = f.report_id"
+            "SELECT f.id, f.title, f.institution, f.year, f.disposition, f.audit_type, r.title AS report_title, "
+            f"(SELECT COUNT(*) FROM findings f JOIN reports r ON r.id = f.report_id{_where_sql(where)}) AS total_count "
+            "FROM findings f JOIN reports r ON r.id = f.report_id"
             f"{_where_sql(where)} ORDER BY f.year DESC, f.id LIMIT {LIST_LIMIT}"
         )
 

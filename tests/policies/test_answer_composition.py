@@ -355,6 +355,10 @@ def test_a_fast_track_list_names_up_to_ten_findings():
     rows = [[f"F{i}", f"지적 {i}"] for i in range(12)]
     text = analyst.analyze_sql("지적사항 목록", {"columns": ["id", "title"], "rows": rows}).sentences[0].text
     assert "지적 9;" not in text and "지적 9 외 2건" in text and "지적 10" not in text
+    # the list stops at its limit; the count is of every finding that matches
+    rows = [[f"F{i}", f"지적 {i}", 69] for i in range(50)]
+    text = analyst.analyze_sql("지적사항 목록", {"columns": ["id", "title", "total_count"], "rows": rows}).sentences[0].text
+    assert text.startswith("69건을 찾았습니다") and "지적 9 외 59건" in text
 
 
 def test_grader_keeps_a_finding_the_user_pointed_at():

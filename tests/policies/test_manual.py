@@ -22,7 +22,9 @@ PINNED = sorted(["근거 조항은?", "근거가 뭐야 의회 의결 받아야 
                  "시장한테도 주의 준 거야?", "이 직원이 형사상 어떤 혐의로 고발됐는지 조문까지 정리해줘", "입찰 제한까지 가?",
                  "조례 해석 뭐가 잘못된 건데", "처분 수준은?", "투자 심사를 안 거친 게 어떤 법령 위반이야?",
                  # the fifth blind follow-up batch: follow-ups too
-                 "앞에꺼 괌 간 사람은 본인 처분 뭐", "상황 공유는 또 왜 늦어진거", "무슨 법에 근거 만들라는거", "주의로 끝난거?"])
+                 "앞에꺼 괌 간 사람은 본인 처분 뭐", "상황 공유는 또 왜 늦어진거", "무슨 법에 근거 만들라는거", "주의로 끝난거?",
+                 # the sixth: follow-ups, one ('정산보고서 안 낸 지자체는 몇 곳이야?') of the case shown in its words
+                 "거긴 주의야 통보야?", "관련자 처분은 어디까지 갔어? 징계도 있어?", "정산보고서 안 낸 지자체는 몇 곳이야?", "총사업비 규모는?"])
 """Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
 One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
 fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""
@@ -133,3 +135,8 @@ def test_a_manual_question_amid_a_case_thread_is_answered_from_the_manual_and_th
     assert v["source"] == "reports" and v["citations"] and not v["follow_up"]
     assert "언제" not in v["query"]  # not the manual question restated
     assert all(not c["chunk_id"].startswith(MANUAL_CHUNK_PREFIX) for c in v["citations"])
+    # in the manual's words, but of the case just shown, in its words: about that case
+    agent.ask("연안정비사업 사업지 선정하고 사후관리 부실했던 건 알려줘", "m3")
+    agent.ask("정산보고서 안 낸 지자체는 몇 곳이야?", "m3")
+    v = agent.graph.get_state(agent._config("m3")).values
+    assert v["source"] == "reports" and v["follow_up"]

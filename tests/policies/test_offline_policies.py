@@ -9,7 +9,7 @@ from app.policies.offline import analyst, chat, grader, verifier
 from app.policies.offline.fields import Catalog, select_fields, years
 from app.policies.offline.lexicon import ordinals
 from app.policies.offline.rewriter import Glossary, rewrite
-from app.policies.offline.router import OfflineRouter
+from app.policies.offline.router import _DEICTIC, OfflineRouter
 from graph.ports import Turn
 from graph.schemas import AnalystAnswer, AnswerSentence
 from tests.conftest import SOP_DIR
@@ -83,7 +83,10 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("광주 광산구 앱 만든 건") == ["광산구"]
     assert named_organisations("수협중앙회가 어선 보험 쪽으로 감사 받은 기록") == ["수협중앙회"]
     assert named_organisations("Did the BAI look into Suyeong-gu's planning committee?") == ["Suyeong-gu"]
-    assert named_organisations("공정위원회 구성") == ["공정위원회"] and named_organisations("금감 원칙") == []  # not inside other words
+    assert named_organisations("국정원칙 위반") == [] and named_organisations("한전문가가") == []  # not inside other words
+    assert named_organisations("한전KPS 계약") == [] and named_organisations("To-do list of Must-do items") == []
+    assert named_organisations("Suyeong-gu and Suyeong-gu again") == ["Suyeong-gu"]
+    assert named_organisations("부산진구 주차장") == ["부산진구"]  # a district of its own, not 부산's 진구
 
 
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
@@ -368,16 +371,24 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     history = [Turn("용산공원 대행용역 때문에 LH가 지적받은 것들 알려줘", "…", "deep")]
     # an informal pointer at the body or the local government shown follows, with another period too, and then
     # points at no shown case: the other period is what it asks about
-    for q in ("걔네 2023년 감사 땐 이런 지적 없었나?", "그 군 상대로 2019년쯤 나온 감사보고서도 DB에 있나?", "그쪽은 뭐 하라고 했어?"):
+    for q in ("걔네 2023년 감사 땐 이런 지적 없었나?", "그 군 상대로 2019년쯤 나온 감사보고서도 DB에 있나?", "걔네는 2023년에도 걸렸어?"):
         d = router.route(q, history, shown)
         assert d.follow_up and not d.pivot, q
     d = router.route("걔네 2023년 감사 땐 이런 지적 없었나?", history, shown)
     assert d.ordinals == [] and d.year_from == 2023
+    assert router.route("그 건 2026년까지 고치라고 한 거야?", history, shown).ordinals == [1]  # a date in the case pointed at
     assert router.route("Who has to fix that, and is the contractor getting reported to prosecutors?", history, shown).follow_up
     assert not router.route("그 시점에 다른 기관은 어땠어? 수의계약 쪼개기 같은 거", history, shown).follow_up  # '그 시점' is no body
+    # an English 'that' or 'it' points back after a word that does, not wherever it ends a clause
+    assert router.route("What is it?", [], []).track == "chat"
+    assert not _DEICTIC.search("Are there findings where a city built a facility and never used it?")
     # 'that's enough of that' sets the case aside; a place or body the conversation never named is another subject
     assert router.route("그건 됐고, 통신국사 하나 나가면 통신 다 끊기는 문제 지적한 거 있어?", history, shown).pivot
+    for q in ("그건 됐고 관련자 징계는?", "그건 알겠고, 처분은 뭐였어?"):  # another facet of the case shown
+        assert router.route(q, history, shown).follow_up, q
     assert router.route("가덕도 신공항 수요예측은 감사 안 했어?", history, shown).pivot
+    assert router.route("가덕도 쪽은?", history, shown).pivot  # a place, however short the question
+    assert router.route("코로나 때문에 늦어진 거야?", history, shown).follow_up  # a proper noun, but no place
     assert router.route("광주 동구 도시재생도 감사 대상이었어?", history, shown).pivot
     assert router.route("용산 쪽은 처분이 뭐였어?", history, shown).follow_up  # a name the last exchange holds
     assert router.route("전남도 쪽 요구사항은?", [Turn("곡성군 산지전용 수리해준 거", "…", "deep")], [

@@ -54,6 +54,7 @@ def test_list_for_an_institution(store: Store, run) -> None:
     expected = {r.id for r in _select(store.rows, institution="경찰청")}
     assert {row[result["columns"].index("id")] for row in result["rows"]} == expected
     assert "report_title" in result["columns"] and len(expected) == 3  # includes 서울특별시경찰청 (LIKE)
+    assert {row[result["columns"].index("total_count")] for row in result["rows"]} == {3}  # every match counted, in each row
 
 
 def test_group_by_disposition(store: Store, run) -> None:
@@ -155,6 +156,8 @@ def test_quoted_values_cannot_break_out(store: Store, run) -> None:
         ("해수부 정기감사, 몇 건이나 지적됐고 각각 뭔지 한 줄씩", "list", None, None),  # the count and what each is
         ("How many findings did LH get, and what were they?", "list", None, None),
         ("처분 종류는 몇 건이야?", "count", None, None),
+        ("뭔지 몰라도 몇 건이야", "count", None, None),  # '뭔지' of no finding
+        ("2023년이랑 2024년 각각 몇 건이야?", "count", None, None),
     ],
 )
 def test_intent_detection(question: str, kind: str, dimension: str | None, n: int | None) -> None:

@@ -478,9 +478,10 @@ def analyze_sql(question: str, sql: dict[str, Any]) -> AnalystAnswer:
             f"Counts of {about} by {label}: {parts}." if named else f"Counts by {label}: {parts}.")
     else:
         title_col = cols.index("title") if "title" in cols else 0
+        total = int(rows[0][cols.index("total_count")]) if "total_count" in cols else len(rows)  # beyond the rows a list shows
         names = "; ".join(str(r[title_col]) for r in rows[:LISTED_ROWS])
-        rest = len(rows) - LISTED_ROWS
+        rest = total - LISTED_ROWS
         more = (f" 외 {rest}건" if lang == "ko" else f" and {rest} more") if rest > 0 else ""
-        text = (f"{about + ' ' if named else ''}{len(rows)}건을 찾았습니다: {names}{more}." if lang == "ko" else
-                f"Found {len(rows)} {about}: {names}{more}." if named else f"Found {len(rows)}: {names}{more}.")
+        text = (f"{about + ' ' if named else ''}{total}건을 찾았습니다: {names}{more}." if lang == "ko" else
+                f"Found {total} {about}: {names}{more}." if named else f"Found {total}: {names}{more}.")
     return AnalystAnswer(reasoning=f"{len(rows)} rows", sentences=[AnswerSentence(text=text)])

@@ -120,14 +120,15 @@ def english_organisations(text: str) -> list[str]:
         name = " ".join(words)
         if len(words) >= 2 and not _OWN.search(name) and name not in out:
             out.append(name)
-    out += [m.group(0) for m in _ROMANISED_LOCAL.finditer(text) if not any(m.group(0) in n for n in out)]
+    out += [n for n in dict.fromkeys(m.group(0) for m in _ROMANISED_LOCAL.finditer(text)) if not any(n in o for o in out)]
     named = {k for n in out for k in korean_names(n)}
     out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
     return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
 
 
-_ROMANISED_LOCAL = re.compile(r"\b[A-Z][a-z]+(?:-[a-z]+)?-(?:gu|gun|si|do)\b")
-"""A local government by its romanised name ('Suyeong-gu', 'Gimpo-si', 'Jangheung-gun')."""
+_ROMANISED_LOCAL = re.compile(r"\b[A-Z][a-z]{2,}(?:-[a-z]+)?-(?:gu|gun|si)\b")
+"""A local government by its romanised name ('Suyeong-gu', 'Gimpo-si', 'Jangheung-gun'); not a
+province ('-do': 'To-do', 'Must-do' are no places)."""
 def romanised_local(name: str) -> bool:
     """A romanised local-government name ('Seodaemun-gu'): which Korean name it stands for is not
     known unless the catalog holds it."""

@@ -133,12 +133,12 @@ _AGENCIES = frozenset(AGENCY_ALIASES) | {a for aliases in AGENCY_ALIASES.values(
 '해경청'): Kiwi reads most of the official names as two common nouns."""
 
 
-_DISTRICT = re.compile(r"(?<![가-힣])(서울|부산|대구|인천|광주|대전|울산)\s*([가-힣]구)(?=$|[^가-힣]|[은는이가을를의에와과도])")
+_DISTRICT = re.compile(r"(?<![가-힣])(서울|부산|대구|인천|광주|대전|울산)\s+([가-힣]구)(?=$|[^가-힣]|[은는이가을를의에와과도])")
 """A district of one syllable, which the suffix rules skip, by its city ('광주 동구', '부산 중구'):
 named in full ('광주광역시 동구'), as the reports write it."""
 _AGENCY_SHORT = re.compile(
     r"(?<![가-힣])(?:" + "|".join(sorted((re.escape(a) for a in _AGENCIES if re.fullmatch(r"[가-힣]{2,4}", a)), key=len, reverse=True))
-    + r")(?=$|[^가-힣]|(?:은|는|이|가|을|를|의|에서|에|와|과|도|랑|이랑|하고|쪽|측)(?![가-힣]))"
+    + r")(?=$|[^가-힣A-Za-z]|(?:은|는|이|가|을|를|의|에서|에|와|과|도|랑|이랑|하고|쪽|측)(?![가-힣]))"
 )
 """An agency's short form as a word of its own ('공정위가', '금감원 관련'), which no suffix marks."""
 

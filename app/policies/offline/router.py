@@ -60,12 +60,14 @@ _REPORT = re.compile(
     re.I,
 )
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
+_PARTICLE = r"(?=(?:은|는|이|가|을|를|의|에서|에|도|만|이랑|랑|하고|상대로|들)?(?![가-힣]))"
+"""A word's end: nothing, or a particle and nothing after it ('그쪽은', '걔네는', '그 군 상대로')."""
 _DEICTIC = re.compile(
     r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|(?<![가-힣])거기|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
-    r"|based on (this|that)|\b(on|for|to|about|in) (this|that)\b"
-    r"|(?<![가-힣])(?:걔네|걔들|쟤네|그쪽|그\s+쪽|그\s+동네)(?![가-힣])"  # '걔네 2023년 감사 땐', '그쪽은 뭐 하래'
-    r"|(?<![가-힣])(?:그|이|해당)\s*(?:군|시|구|도)(?:청|의회)?(?=(?:은|는|이|가|을|를|의|에서|에|도|만|이랑|랑|하고|상대로)?(?![가-힣]))"  # '그 군 상대로'
-    r"|(?<!\bso )\b(?:that|it)\s*(?:[,?!;]|\.(?:\s|$)|$)",  # 'Who has to fix that, and …', 'What was done about it?'
+    r"|based on (this|that)|\b(on|for|to|about|in) (this|that|it)\b"
+    r"|(?<![가-힣])(?:걔네|걔들|쟤네|그쪽|그\s+쪽|그\s+동네)" + _PARTICLE  # '걔네 2023년 감사 땐', '그쪽은 뭐 하래'
+    + r"|(?<![가-힣])(?:그|이|해당)\s*(?:군|시|구|도)(?:청|의회)?" + _PARTICLE  # '그 군 상대로'
+    + r"|\b(?:fix|fixed|fixing|do|did|done|handle|handled|explain|change|changed|cause|caused)\s+(?:that|it)\b(?!\s+(?:the|a|an)\b)",  # 'Who has to fix that, …'
     re.I,
 )
 _DEMONSTRATIVE = re.compile(
@@ -114,8 +116,7 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
-    r"|(?:그건|그거는?|이건)\s*(?:됐고|됐어|알겠고|알았고)",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
     re.I,
 )
 _ASIDE = re.compile(
@@ -124,6 +125,9 @@ _ASIDE = re.compile(
 )
 """Another subject the last one brought up ('보조금 얘기 나온 김에 …', '숙박업 관련해서 하나 더, …'): a
 pivot, unless the question points at the case shown ('얘기 나온 김에 그 건 조치사항도')."""
+_DONE_WITH = re.compile(r"(?:그건|그거는?|이건)\s*(?:이제\s*)?(?:됐고|됐어)[,.!\s]*")
+"""'That's enough of that' ('그건 됐고, 통신국사 …'): a pivot when a subject of the question's own
+follows, not another facet of the case shown ('그건 됐고 관련자 징계는?')."""
 _ASKS = re.compile(r"[?？]|뭐|무엇|어떻|어떤|누가|누구|얼마|언제|왜|어디|몇|^(?:what|who|whom|how|which|when|where|why|was|were|did|does|do|is|are|has|had|can)\b", re.I)
 """A question, as opposed to a remark ('고마워', 'ok')."""
 _WHY = re.compile(r"왜|어떻게|이유|why|how (did|was|were|come)", re.I)
@@ -184,7 +188,7 @@ _DEMANDED = re.compile(
 """A question about what was demanded, in reported speech ('어떻게 하래', '뭐 하라고 했어', '제재까지 하라는
 거야?'): after a case was shown, asked of that case (23 of 24 such later turns in the gold
 conversations follow up)."""
-_AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|하|한)")
+_AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
 """'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
 _INSTEAD = re.compile(r"(?<![가-힣])(?!(?:그|이|저|한|두|세|네|몇)?\s*(?:거|건|것|개|가지)(?![가-힣]))([가-힣A-Za-z]{1,12})(?:\s*(?:얘기|이야기|쪽|건|거))?\s*(?:말고|말구|빼고|제외하고)[,\s]+(.+)")
@@ -278,7 +282,7 @@ class OfflineRouter:
         elif not institutions and y0 is None and asks_about_manual(
             q, self.manual_vocabulary(), in_its_words=False, reports_use=lambda t: self.idf(t) is not None
         ):  # '보고서에 어떻게 써?' asks the manual, not for a draft
-            track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora)
+            track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora or self._of_shown(q, retained))
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
         elif _REPORT.search(q):
@@ -330,8 +334,12 @@ class OfflineRouter:
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
+            if pivot and track == "deep" and self._of_shown(q, retained) and asks_about_manual(q, self.manual_vocabulary()):
+                # in words the audit manual uses too, of the case just shown ('정산보고서 안 낸 지자체는 몇 곳이야?' after a
+                # settlement case): about that case, which a new question would take for one about the manual
+                follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
         content = self._content(q)
-        other_period = y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained)
+        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q)  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
@@ -360,7 +368,8 @@ class OfflineRouter:
             why += "; asks for other cases than the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or len(content) <= 1
-        ) and not (_SAME_REPORT.search(q) and content):  # ('걔네 2023년 감사 땐 이런 지적 없었나?' asks of another period)  # '사후평가 안 한 것도 같은 보고서에 있었지? 그건…': searched there
+        ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
+            # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split()))
             ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
@@ -427,18 +436,21 @@ class OfflineRouter:
             return False, False, None
         if _NEW_TOPIC.search(q):
             return False, True, None
+        seen = _seen(retained)
+        done = _DONE_WITH.search(q)
+        if done and self._own_subject(q[done.end():], seen):
+            return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
         aside = _ASIDE.search(q)
         if aside and len(self._content(q[aside.end():])) >= 2 and not (_LIKE_SHOWN.search(q) or _OTHER_CASES.search(q)):
             return False, True, None  # a subject of its own after it; not '얘기 나온 김에 금액은 얼마였어?'
-        seen = _seen(retained)
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
-        if self._new_name(q, seen + squash(f"{history[-1].question} {history[-1].answer}" if history else "")):
-            return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?', '광주 동구 도시재생도 …'
+        if self._new_place(q, seen + squash(" ".join(f"{t.question} {t.answer}" for t in history))):
+            return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
         content = self._content(q)
-        if y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in retained) and not (
+        if _other_period(y0, y1, retained) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         ):
             return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
@@ -446,7 +458,7 @@ class OfflineRouter:
         if _LIKE_SHOWN.search(q):
             return True, False, None  # '이렇게 … 부실해진 다른 건도': the pattern shown, whatever the words
         instead = _INSTEAD.search(q)
-        if instead and len(rest := self._content(instead.group(2))) >= 2 and sum(squash(w) in seen for w in rest) * 2 < len(rest):
+        if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
@@ -515,12 +527,24 @@ class OfflineRouter:
         return any(not self.catalog.find(n) and squash(n) not in seen and not any(squash(k) in seen for k in korean_names(n))
                    for n in named_organisations(q))  # 'What was KEPCO's role?' after a case that names 한국전력공사
 
-    def _new_name(self, q: str, seen: str) -> bool:
-        """The question names a place or a body (a proper noun of two syllables or more, as Kiwi
-        tags it) that the catalog does not know and neither the retained passages nor the last
-        exchange (``seen``) hold: another subject ('가덕도 신공항', '광주 동구'), not '흑산 쪽은'."""
-        return any(t.tag == "NNP" and len(t.form) >= 2 and re.sub(r"(?:도|시)(?:청)?$", "", t.form) not in _REGIONS and squash(t.form) not in seen
-                   and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
+    def _new_place(self, q: str, seen: str) -> bool:
+        """The question names a place (a proper noun, as Kiwi tags it, that ends as islands, ports,
+        rivers, dams, mountains and stations do) that neither the retained passages nor the
+        conversation (``seen``) hold: another subject ('가덕도 신공항'), not '흑산 쪽은' or a province
+        shortened ('전남도 쪽'); not any proper noun ('코로나 때문에 늦어진 거야?')."""
+        return any(t.tag == "NNP" and len(t.form) >= 3 and t.form.endswith(_PLACE_ENDS) and t.form[:-1] not in _REGIONS
+                   and squash(t.form) not in seen and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
+
+    def _of_shown(self, q: str, retained: list[Doc]) -> bool:
+        """Half or more of the question's content words (two or more) are in the passages shown."""
+        content, seen = self._content(q), _seen(retained)
+        return len(content) >= 2 and sum(squash(w) in seen for w in content) * 2 >= len(content)
+
+    def _own_subject(self, text: str, seen: str) -> bool:
+        """``text`` (what follows '그건 됐고', or Y of 'X 말고 Y') brings a subject of its own: two
+        content words or more, most of them not in the passages shown (``seen``)."""
+        rest = self._content(text)
+        return len(rest) >= 2 and sum(squash(w) in seen for w in rest) * 2 < len(rest)
 
     @staticmethod
     def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
@@ -556,7 +580,8 @@ class OfflineRouter:
 
 _REGIONS = frozenset("서울 부산 대구 인천 광주 대전 울산 세종 경기 강원 충북 충남 전북 전남 경북 경남 제주".split())
 """Provinces and cities by their short names ('전남도 쪽 요구사항은'): the region of a case shown,
-which its passages name in full ('전라남도지사'), not another subject."""
+which its passages name in full ('전라남도지사'), not another place."""
+_PLACE_ENDS = ("도", "섬", "항", "강", "댐", "산", "역")
 
 
 def _named_case(readings: list[set[str]], retained: list[Doc], by_text: bool = True) -> list[int]:
@@ -586,6 +611,11 @@ def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
         if d.get("finding_id"):
             cases.setdefault(d["finding_id"], []).append(d)
     return list(cases.values())
+
+
+def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
+    """The question names a period none of the retained findings is from."""
+    return y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in docs)
 
 
 def _seen(docs: list[Doc]) -> str:
