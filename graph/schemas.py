@@ -26,6 +26,11 @@ class RouteDecision(BaseModel):
     year_to: int | None = None
     dispositions: list[str] = Field(default_factory=list, description="Disposition words named: " + ", ".join(DISPOSITIONS) + ".")
     search_query: str = Field("", description="The message as a standalone search query (references resolved, filler dropped).")
+    goes_back: bool = Field(
+        False,
+        description="The message returns to a case discussed before the last answer, which that answer no longer shows "
+        "('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', 'going back to Haeundae'): the earlier results are searched for it.",
+    )
     other_cases: bool = Field(
         False,
         description="The message asks for other cases than the one shown (the one the ordinals name, else the first), which is "

@@ -13,6 +13,17 @@ from graph.ports import Decided, GraphServices
 from graph.schemas import RouteDecision
 from graph.state import AuraState, Doc
 
+PAST_FINDINGS = 6
+"""Cases set aside by earlier pivots that a question going back can return to (``past_documents``)."""
+
+
+def remembered(first: list[Doc], then: list[Doc], cap: int = PAST_FINDINGS) -> list[Doc]:
+    """The documents of the first ``cap`` distinct findings of ``first`` then ``then``, each
+    finding's documents from where it first appears."""
+    keep = finding_order(first + then)[:cap]
+    source = {f: [d for d in docs if d.get("finding_id") == f] for docs in (then, first) for f in finding_order(docs)}
+    return [d for f in keep for d in source[f]]
+
 
 def finding_order(docs: list[Doc]) -> list[str]:
     """Distinct finding ids in the order the user saw them."""
@@ -47,16 +58,23 @@ def build(services: GraphServices):
     def route(state: AuraState, runtime: Runtime[RunContext]) -> tuple[dict[str, Any], StepInfo]:
         question = last_question(state)
         retained = list(state.get("retained_documents") or [])
-        decided = services.policies.route(question, history(state, runtime.context.history_turns), state.get("summary", ""), retained)
-        d = decided.value
+        past = list(state.get("past_documents") or [])
+        turns = history(state, runtime.context.history_turns)
+        decided = services.policies.route(question, turns, state.get("summary", ""), retained)
+        d, recalled = decided.value, False
+        if d.goes_back and past:  # '아까 상수도 관망 건은': routed again against the cases earlier pivots set aside
+            again = services.policies.route(question, turns, state.get("summary", ""), past)
+            if again.value.follow_up and not again.value.pivot:  # the last answer's cases are set aside in turn
+                retained, past = past, remembered(retained, past)
+                decided, d, recalled = again, again.value, True
         mode = state.get("mode") or "auto"
         track = d.track if mode == "auto" else mode
-        turns = history(state, runtime.context.history_turns)
         follow_up = d.follow_up and (bool(retained) or bool(turns))  # documents kept, or the last question
         pivot = d.pivot and not follow_up
         earlier = retained if pivot else []
         if pivot:
             retained = []
+            past = remembered(earlier, past)
         order = finding_order(retained)
         shown = finding_order(earlier) if pivot else order
         numbered = (state.get("listed") if d.ordinals_in_list else None) or shown  # '두 번째 건': in the last list the user saw
@@ -98,6 +116,7 @@ def build(services: GraphServices):
             "coverage": None,
             "retained_documents": retained,
             "earlier_documents": earlier,
+            "past_documents": past,
             "source": "reports",
             "sop": [],
             "sql": None,
@@ -111,7 +130,8 @@ def build(services: GraphServices):
             "steps": [],
         }
         how = "forced" if mode != "auto" else d.reasoning
-        flags = "pivot: retained documents cleared" if pivot else ("follow-up" if follow_up else "new topic")
+        flags = "pivot: retained documents cleared" if pivot else (
+            "follow-up to an earlier case" if recalled else "follow-up" if follow_up else "new topic")
         refs = f", refers to {', '.join(references)}" if references else ""
         return update, StepInfo(f"track={track} ({how}); {flags}{refs}", decided)
 

@@ -124,6 +124,17 @@ def test_that_case_follow_up_stays_on_the_case_and_a_new_topic_pivots(agent):
     assert any(s["node"] == "route" and "pivot" in s["summary"] for s in r["steps"])
 
 
+def test_a_question_going_back_past_a_pivot_finds_the_case_from_before(agent):
+    thread = "auditor-goes-back"
+    r = agent.ask("상수도 관망 정밀조사 해놓고 결과를 안 쓴 사례 있어?", thread)
+    case = r["evidence"][0]["finding_id"]
+    r = agent.ask("데이터센터 전력수요 예측 잘못한 지적 알려줘", thread)
+    assert r["evidence"][0]["finding_id"] != case
+    r = agent.ask("아까 상수도 관망 건은 처분이 뭐였어?", thread)
+    assert r["coverage"] == "full" and r["evidence"][0]["finding_id"] == case
+    assert any(s["node"] == "route" and "earlier case" in s["summary"] for s in r["steps"])
+
+
 def test_questions_the_reports_cannot_answer_are_declined(agent):
     r = agent.ask("한국도로공사 감사에서 지적된 사항 알려줘", "decline-1")
     assert r["coverage"] == "none" and "한국도로공사" in r["answer"].split("\n")[0]

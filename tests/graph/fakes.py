@@ -42,6 +42,10 @@ class ScriptedPolicies:
     other_cases: bool = False
     search_query: str = ""
     """The router's standalone query; empty: the question as asked."""
+    goes_back: bool = False
+    follow_up_on: set[str] | None = None
+    """When set: the route follows up (and points at the first such finding) only when the documents
+    it is given hold one of these findings, else it pivots; as a router reads what was shown."""
     relevant: list[bool] | None = None
     """Per passage; None = all relevant."""
     grounded: list[bool] = field(default_factory=lambda: [True])
@@ -61,10 +65,15 @@ class ScriptedPolicies:
 
     def route(self, question, history, summary, retained):
         self.histories.append(list(history))
-        return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=self.follow_up, pivot=self.pivot,
-                                              sql_intent=self.sql_intent, ordinals=self.ordinals, search_query=self.search_query or question,
+        follow_up, pivot, ordinals = self.follow_up, self.pivot, self.ordinals
+        if self.follow_up_on is not None:
+            order = list(dict.fromkeys(d["finding_id"] for d in retained))
+            hit = next((n for n, f in enumerate(order, 1) if f in self.follow_up_on), None)
+            follow_up, pivot, ordinals = hit is not None, hit is None, [hit] if hit else []
+        return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=follow_up, pivot=pivot,
+                                              sql_intent=self.sql_intent, ordinals=ordinals, search_query=self.search_query or question,
                                               ordinals_in_list=self.ordinals_in_list,
-                                              other_cases=self.other_cases))
+                                              other_cases=self.other_cases, goes_back=self.goes_back))
 
     def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))

@@ -322,6 +322,26 @@ def test_a_pivot_that_finds_nothing_keeps_what_was_shown():
     assert [d["chunk_id"] for d in state["retained_documents"]] == shown  # '그럼 이번 건에서…' still resolves
 
 
+def test_a_question_going_back_past_a_pivot_is_routed_again_against_the_cases_set_aside():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")  # shows F1, F2
+    pol.pivot, svc.docs = True, [doc(3, "F3"), doc(4, "F4")]
+    state, _ = run(svc, "한빛군 예산 문제", graph=g)
+    assert state["pivot"] and {d["finding_id"] for d in state["past_documents"]} == {"F1", "F2"}
+    # '아까 F2 건은': the router finds no such case among those shown now; routed again against the earlier ones, it does
+    pol.pivot, pol.goes_back, pol.follow_up_on = False, True, {"F2"}
+    state, _ = run(svc, "아까 F2 건은 처분이 뭐였어?", graph=g)
+    assert state["follow_up"] and not state["pivot"] and state["references"] == ["F2"]
+    assert {d["finding_id"] for d in state["documents"]} == {"F2"}  # answered from the case gone back to
+    assert {"F3", "F4"} <= {d["finding_id"] for d in state["past_documents"]}  # the last answer's cases are set aside in turn
+    assert any("earlier case" in s["summary"] for s in state["steps"] if s["node"] == "route")
+    # nothing set aside matches: the first decision stands
+    pol.follow_up_on = {"F9"}
+    state, _ = run(svc, "아까 F9 건은?", graph=g)
+    assert state["pivot"] and not state["follow_up"]
+
+
 def test_forced_mode_overrides_the_router():
     pol = ScriptedPolicies(track="deep")
     state, _ = run(FakeServices(pol), "안녕", mode="chat")

@@ -269,6 +269,13 @@ def test_route_reads_a_request_for_other_cases_like_one_shown():
     assert not policies(scripted(js(GOOD["route"]))).route("q", [], "", []).other_cases  # absent: false
 
 
+def test_route_reads_a_return_to_an_earlier_case():
+    model = scripted(js({**GOOD["route"], "pivot": True, "goes_back": True}))
+    d = policies(model).route("아까 상수도 관망 건은 처분이 뭐였어?", [], "", [])
+    assert d.goes_back and "goes_back" in str(model.seen[0][0].content)  # the prompt asks for it
+    assert not policies(scripted(js(GOOD["route"]))).route("q", [], "", []).goes_back  # absent: false
+
+
 def test_route_swaps_reversed_years_and_rejects_impossible_ones():
     model = scripted(
         js({**GOOD["route"], "year_from": 2024, "year_to": 2021}),

@@ -393,6 +393,11 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     assert router.route("용산 쪽은 처분이 뭐였어?", history, shown).follow_up  # a name the last exchange holds
     assert router.route("전남도 쪽 요구사항은?", [Turn("곡성군 산지전용 수리해준 거", "…", "deep")], [
         doc(1, "F1", inst="전라남도 곡성군", text="곡성군수는 복구비를 예치받지 않고 산지전용허가를 하였다.")]).follow_up  # its region, shortened
+    # going back: a case the last answer does not show, not one it does
+    assert router.route("아까 상수도 관망 건은 처분이 뭐였어?", history, shown).goes_back
+    assert router.route("going back to the first case we discussed, who was disciplined?", history, shown).goes_back
+    assert not router.route("아까 과업내용서 유출 건은 처분이 뭐였어?", history, shown).goes_back  # shown now
+    assert not router.route("아까 상수도 관망 건은?", [], []).goes_back  # nothing before it
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)

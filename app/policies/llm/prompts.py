@@ -40,7 +40,7 @@ Tracks:
 - report: asks to write or draft an audit report (감사보고서 초안, 보고서 작성).
 Return JSON with: reasoning (1-2 sentences), track, follow_up (refers to earlier results: '첫 번째', '그 기관', '더 자세히'), pivot (new institution, subject or period), sql_intent, ordinals (1-based item numbers, '두 번째 지적사항' -> [2]), institutions (as written), year_from, year_to (4-digit years or null; '2023년' -> both 2023), dispositions (only from: """
     + ", ".join(DISPOSITIONS)
-    + """), search_query (the message as a standalone Korean search query: references to earlier turns resolved, filler words dropped), other_cases (true when the message asks for other cases than the one shown, which the search then leaves out: like it, '비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례', when search_query is that case's problem pattern; or of a pattern the message names, '감정평가 관련해서 다른 사례는?', a pivot)."""
+    + """), search_query (the message as a standalone Korean search query: references to earlier turns resolved, filler words dropped), other_cases (true when the message asks for other cases than the one shown, which the search then leaves out: like it, '비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례', when search_query is that case's problem pattern; or of a pattern the message names, '감정평가 관련해서 다른 사례는?', a pivot), goes_back (true when the message returns to a case discussed before the last answer and not among the earlier results shown: '아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', 'going back to Haeundae')."""
 )
 
 ROUTER_USER = """Conversation summary: {summary}

@@ -119,6 +119,14 @@ _NEW_TOPIC = re.compile(
     r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
     re.I,
 )
+_BACK = re.compile(
+    r"(?<![가-힣])(?:아까|앞서|맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
+    r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back\b|\bback to\b|\bearlier (?:case|one|finding|question)\b"
+    r"|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
+    re.I,
+)
+"""A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서',
+'검사 안받은 배 건으로 돌아가서', 'going back to Haeundae')."""
 _ASIDE = re.compile(
     r"(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데"
     r"|(?:얘기|이야기|관련해서?)\s*하나\s*더(?!\s*(?:물어|질문|궁금|여쭤))(?=\s*[,，]|\s+\S+\s+\S+)"
@@ -396,6 +404,7 @@ class OfflineRouter:
             dispositions=disp,
             search_query=query,
             other_cases=other_cases,
+            goes_back=bool(history) and bool(_BACK.search(q)) and not _named_case([content], retained),
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
