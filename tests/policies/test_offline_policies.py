@@ -377,6 +377,8 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     d = router.route("걔네 2023년 감사 땐 이런 지적 없었나?", history, shown)
     assert d.ordinals == [] and d.year_from == 2023
     assert router.route("그 건 2026년까지 고치라고 한 거야?", history, shown).ordinals == [1]  # a date in the case pointed at
+    d = router.route("그 직원은 주의 촉구로 끝난 거야?", history, shown)  # a noun of the case shown, pointed at: that case
+    assert d.follow_up and d.ordinals == [1]
     assert router.route("Who has to fix that, and is the contractor getting reported to prosecutors?", history, shown).follow_up
     assert not router.route("그 시점에 다른 기관은 어땠어? 수의계약 쪼개기 같은 거", history, shown).follow_up  # '그 시점' is no body
     # an English 'that' or 'it' points back after a word that does, not wherever it ends a clause

@@ -375,11 +375,12 @@ class OfflineRouter:
         elif other_cases:
             why += "; asks for other cases than the one shown"
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
-            _CASE_REF.search(q) or len(content) <= 1
+            _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split()))
-            ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # '그 건', '조치할 사항은?': the case the last answer led with
+            pointing = bool(_CASE_REF.search(q) or _DEMONSTRATIVE.search(q))  # '그 건', '그 직원은 주의 촉구로 끝난 거야?'
+            ords = _named_case([content, wordwise], retained, by_text=not pointing) or [1]  # '조치할 사항은?': the case the last answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
             if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
