@@ -400,6 +400,10 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     assert router.route("going back to the first case we discussed, who was disciplined?", history, shown).goes_back
     assert not router.route("아까 과업내용서 유출 건은 처분이 뭐였어?", history, shown).goes_back  # shown now
     assert not router.route("아까 상수도 관망 건은?", [], []).goes_back  # nothing before it
+    # routed again against the case it goes back to, that case is followed whoever else it names
+    back = [doc(1, "F7", inst="부산광역시 해운대구", text="선박검사를 받지 않은 선박이 출항하였는데도 출항을 통제하지 않았다.")]
+    d = router.route("아까 검사 안받은 배 건으로 돌아가서 해수부한테 통보하라는 내용도 있었어?", history, back)
+    assert d.follow_up and not d.pivot and not d.goes_back
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
@@ -723,6 +727,9 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     assert named_organisations("국방부 감사 결과") == ["국방부"]
     assert enumerated("사건과 관련된 판례 모두 알려줘") == [] and enumerated("부당 집행된 건과 회수된 금액 모두") == []
     assert not REPORT_ANAPHORA.search("같은 감사기간에 있었던 일") and REPORT_ANAPHORA.search("같은 보고서에 있었지?")
+    # the report by the body it audited ('그 도 감사에서'), or 'there' with other findings asked of it
+    assert all(REPORT_ANAPHORA.search(q) for q in ("그거 말고 그 도 감사에서 또 잡힌 건?", "거기서 징계 나온 다른 건은?", "거기 다른 지적 중에 항만 사용료 건은?"))
+    assert not any(REPORT_ANAPHORA.search(q) for q in ("거기 처분은?", "거기서 일한 사람 중 다른 부서", "그 도 감사 말고 다른 데"))
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
 

@@ -223,11 +223,12 @@ def anaphoric(text: str) -> bool:
 
 
 REPORT_ANAPHORA = re.compile(
-    r"(?:그|이|해당|같은)\s*(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + _SET_ASIDE + ")"
+    r"(?:그|이|해당|같은)\s*(?:(?:도|시|군|구|기관|부처)\s+)?(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])(?!\s*" + _SET_ASIDE + ")"
+    r"|(?<![가-힣])거기(?:서|에서|엔|에선)?\s+(?:[가-힣]+\s+){0,2}(?:다른|또|나머지)"
     r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
 )
-"""'그 감사', '같은 보고서에서', 'that audit': the report retained from earlier turns (not '같은 감사기간',
-'그 감사원', '그 감사 말고 다른 데서')."""
+"""'그 감사', '같은 보고서에서', '그 도 감사에서', '거기서 다른 …', 'that audit': the report retained from
+earlier turns (not '같은 감사기간', '그 감사원', '그 감사 말고 다른 데서')."""
 
 
 def select_fields(

@@ -405,7 +405,7 @@ class OfflineRouter:
             dispositions=disp,
             search_query=query,
             other_cases=other_cases,
-            goes_back=bool(history) and bool(_BACK.search(q)) and not _named_case([content], retained),
+            goes_back=bool(history) and bool(_BACK.search(q)) and not _named_case([self._content(_BACK.sub(" ", q))], retained),
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -452,6 +452,8 @@ class OfflineRouter:
             return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
+        if _BACK.search(q) and _named_case([self._content(_BACK.sub(" ", q))], retained):
+            return True, False, None  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to, whoever it names
         aside = _ASIDE.search(q)
         if aside and len(self._content(q[aside.end():])) >= 2 and not (_LIKE_SHOWN.search(q) or _OTHER_CASES.search(q)):
             return False, True, None  # a subject of its own after it; not '얘기 나온 김에 금액은 얼마였어?'
