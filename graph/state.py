@@ -121,9 +121,9 @@ class AuraState(InputState, total=False):
     """The documents this turn's pivot cleared: retained again when the turn declines, so the
     conversation can come back to them ('2016년 건은?' finds nothing; '그럼 이번 건에서…')."""
     past_documents: list[Doc]
-    """The cases earlier pivots set aside, the most recent first (``route.PAST_FINDINGS`` findings at
-    most): a question that goes back past the last answer ('아까 상수도 관망 건은',
-    ``RouteDecision.goes_back``) is routed again against them."""
+    """The cases no longer retained (a pivot cleared them, or a later answer replaced them), the most
+    recent first (``memory.PAST_FINDINGS`` findings at most): a question that goes back past the last
+    answer ('아까 상수도 관망 건은', ``RouteDecision.goes_back``) is routed again against them."""
     source: Source
     """Where this turn's evidence comes from (``select_fields``): the reports, or the audit manual."""
     sop: list[dict[str, Any]]

@@ -166,8 +166,8 @@ class AgentTools:
                 continue  # '곡성군의회' is the council of a held institution
             if self.container.catalog().find_english(name):
                 continue  # 'Damyang County', 'Ministry of Oceans and Fisheries'
-            if self.container.catalog().find(name):
-                continue  # a held institution by a short form ('해경')
+            if flat in self.container.catalog().aliases:
+                continue  # a held institution by a short form ('해경'; not '해경정비창')
             if romanised_local(name):
                 continue  # 'Seodaemun-gu', which the reports may mention by its Korean name: not known to be absent
             if any(squash(k) in scope.text for k in korean_names(name)):

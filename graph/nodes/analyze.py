@@ -13,6 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
+from graph.memory import finding_order, remembered
 from graph.nodes._step import StepInfo, history, standalone, step
 from graph.ports import GraphServices
 from graph.schemas import AnalystAnswer
@@ -142,6 +143,10 @@ def build(services: GraphServices):
             update["retained_documents"] = [{k: v for k, v in d.items() if k != "unmatched"} for d in docs]  # this question's
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
             update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))
+        if "retained_documents" in update:  # the cases no longer retained are set aside, for a question going back to them
+            kept = set(finding_order(update["retained_documents"]))
+            gone = [d for d in state.get("retained_documents") or [] if d.get("finding_id") not in kept]
+            update["past_documents"] = remembered(gone, [d for d in state.get("past_documents") or [] if d.get("finding_id") not in kept])
         what = f"regeneration {regenerations}: " if feedback else ""
         return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited; coverage {coverage}", decided)
 

@@ -8,26 +8,22 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
+from graph.memory import finding_order, remembered
 from graph.nodes._step import StepInfo, history, step
 from graph.ports import Decided, GraphServices
 from graph.schemas import RouteDecision
 from graph.state import AuraState, Doc
 
-PAST_FINDINGS = 6
-"""Cases set aside by earlier pivots that a question going back can return to (``past_documents``)."""
 
-
-def remembered(first: list[Doc], then: list[Doc], cap: int = PAST_FINDINGS) -> list[Doc]:
-    """The documents of the first ``cap`` distinct findings of ``first`` then ``then``, each
-    finding's documents from where it first appears."""
-    keep = finding_order(first + then)[:cap]
-    source = {f: [d for d in docs if d.get("finding_id") == f] for docs in (then, first) for f in finding_order(docs)}
-    return [d for f in keep for d in source[f]]
-
-
-def finding_order(docs: list[Doc]) -> list[str]:
-    """Distinct finding ids in the order the user saw them."""
-    return list(dict.fromkeys(d["finding_id"] for d in docs if d.get("finding_id")))
+def _recall(d: RouteDecision, past: list[Doc]) -> tuple[RouteDecision, list[Doc]] | None:
+    """The earlier cases a second route decision (made against ``past``) points at, and that
+    decision numbered against them alone; None when it points at none."""
+    order = finding_order(past)
+    picked = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)]
+    if not (d.follow_up and not d.pivot and picked):
+        return None
+    docs = [p for p in past if p.get("finding_id") in picked]
+    return d.model_copy(update={"ordinals": [finding_order(docs).index(f) + 1 for f in picked], "ordinals_in_list": False}), docs
 
 
 def route_decision(state: AuraState) -> Decided[RouteDecision] | None:
@@ -62,12 +58,16 @@ def build(services: GraphServices):
         turns = history(state, runtime.context.history_turns)
         decided = services.policies.route(question, turns, state.get("summary", ""), retained)
         d, recalled = decided.value, False
-        if d.goes_back and past:  # '아까 상수도 관망 건은': routed again against the cases earlier pivots set aside
-            again = services.policies.route(question, turns, state.get("summary", ""), past)
-            if again.value.follow_up and not again.value.pivot:  # the last answer's cases are set aside in turn
-                retained, past = past, remembered(retained, past)
-                decided, d, recalled = again, again.value, True
         mode = state.get("mode") or "auto"
+        if d.goes_back and past and (d.track if mode == "auto" else mode) in ("deep", "fast"):
+            # '아까 상수도 관망 건은': routed again against the cases set aside earlier; the case it names is retained
+            # again and the last answer's cases are set aside in turn
+            again = services.policies.route(question, turns, state.get("summary", ""), past)
+            if recall := _recall(again.value, past):
+                d, back = recall
+                past = remembered(retained, [p for p in past if p not in back])
+                retained, recalled = back, True
+                decided = Decided(d, again.policy, decided.llm_calls + again.llm_calls, again.error or decided.error)
         track = d.track if mode == "auto" else mode
         follow_up = d.follow_up and (bool(retained) or bool(turns))  # documents kept, or the last question
         pivot = d.pivot and not follow_up
@@ -80,7 +80,7 @@ def build(services: GraphServices):
         numbered = (state.get("listed") if d.ordinals_in_list else None) or shown  # '두 번째 건': in the last list the user saw
         pointed = [numbered[n - 1] for n in d.ordinals if 0 < n <= len(numbered)] if follow_up or pivot else []
         other_cases = d.other_cases and (follow_up or pivot) and bool(shown)  # the case pointed at (else the first) is not the answer
-        references = [] if other_cases or not follow_up else pointed
+        references = [] if other_cases or not follow_up or (d.goes_back and not recalled) else pointed  # not the case just shown
         filters = {
             k: v
             for k, v in {

@@ -43,6 +43,8 @@ class ScriptedPolicies:
     search_query: str = ""
     """The router's standalone query; empty: the question as asked."""
     goes_back: bool = False
+    ordinals_by_call: list[list[int]] = field(default_factory=list)
+    """Ordinals for the next route calls, one list per call (then ``ordinals``)."""
     follow_up_on: set[str] | None = None
     """When set: the route follows up (and points at the first such finding) only when the documents
     it is given hold one of these findings, else it pivots; as a router reads what was shown."""
@@ -65,7 +67,8 @@ class ScriptedPolicies:
 
     def route(self, question, history, summary, retained):
         self.histories.append(list(history))
-        follow_up, pivot, ordinals = self.follow_up, self.pivot, self.ordinals
+        follow_up, pivot = self.follow_up, self.pivot
+        ordinals = self.ordinals_by_call.pop(0) if self.ordinals_by_call else self.ordinals
         if self.follow_up_on is not None:
             order = list(dict.fromkeys(d["finding_id"] for d in retained))
             hit = next((n for n, f in enumerate(order, 1) if f in self.follow_up_on), None)

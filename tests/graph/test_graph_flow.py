@@ -334,12 +334,40 @@ def test_a_question_going_back_past_a_pivot_is_routed_again_against_the_cases_se
     state, _ = run(svc, "아까 F2 건은 처분이 뭐였어?", graph=g)
     assert state["follow_up"] and not state["pivot"] and state["references"] == ["F2"]
     assert {d["finding_id"] for d in state["documents"]} == {"F2"}  # answered from the case gone back to
-    assert {"F3", "F4"} <= {d["finding_id"] for d in state["past_documents"]}  # the last answer's cases are set aside in turn
+    past = {d["finding_id"] for d in state["past_documents"]}
+    assert {"F1", "F3", "F4"} <= past and "F2" not in past  # the last answer's cases are set aside in turn, not F2
     assert any("earlier case" in s["summary"] for s in state["steps"] if s["node"] == "route")
     # nothing set aside matches: the first decision stands
     pol.follow_up_on = {"F9"}
     state, _ = run(svc, "아까 F9 건은?", graph=g)
     assert state["pivot"] and not state["follow_up"]
+
+
+def test_a_question_going_back_that_names_no_earlier_case_points_at_none_and_chat_asks_once():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.pivot, svc.docs = True, [doc(3, "F3")]
+    run(svc, "한빛군 예산 문제", graph=g)
+    # both decisions follow without naming a case: not recalled, and not the case just shown either
+    pol.pivot, pol.follow_up, pol.goes_back, pol.ordinals_by_call = False, True, True, [[1], []]
+    calls = len(pol.calls)
+    state, _ = run(svc, "아까 그 다른 건은?", graph=g)
+    assert state["follow_up"] and state["references"] == [] and pol.calls[calls:].count("route") == 2
+    assert {d["finding_id"] for d in state["past_documents"]} >= {"F1", "F2"}
+    pol.track = "chat"  # a chat turn is routed once
+    calls = len(pol.calls)
+    run(svc, "아까 고마웠어", graph=g)
+    assert pol.calls[calls:].count("route") == 1
+
+
+def test_cases_an_answer_replaces_are_set_aside_for_later():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")  # F1, F2
+    pol.follow_up, svc.docs = True, [doc(3, "F3"), doc(1, "F1")]  # a follow-up whose answer shows F3 and F1
+    state, _ = run(svc, "비슷한 다른 사례는?", graph=g)
+    assert {d["finding_id"] for d in state["past_documents"]} == {"F2"}  # replaced, not lost; F1 is still shown
 
 
 def test_forced_mode_overrides_the_router():

@@ -9,7 +9,7 @@ from app.policies.offline import analyst, chat, grader, verifier
 from app.policies.offline.fields import Catalog, select_fields, years
 from app.policies.offline.lexicon import ordinals
 from app.policies.offline.rewriter import Glossary, rewrite
-from app.policies.offline.router import _DEICTIC, OfflineRouter
+from app.policies.offline.router import _BACK, _DEICTIC, OfflineRouter
 from graph.ports import Turn
 from graph.schemas import AnalystAnswer, AnswerSentence
 from tests.conftest import SOP_DIR
@@ -309,7 +309,7 @@ def test_chat_memory_and_help():
 
 
 def test_findings_are_numbered_in_follow_up_order_and_report_passages_are_not():
-    from graph.nodes.route import finding_order
+    from graph.memory import finding_order
 
     summary = dict(doc(2, None, text="감사결과 총괄 내용이다. 주의를 촉구하였다."), section="report_summary")
     docs = [doc(1, "F1"), summary, doc(3, "F2")]
@@ -400,6 +400,14 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     assert router.route("going back to the first case we discussed, who was disciplined?", history, shown).goes_back
     assert not router.route("아까 과업내용서 유출 건은 처분이 뭐였어?", history, shown).goes_back  # shown now
     assert not router.route("아까 상수도 관망 건은?", [], []).goes_back  # nothing before it
+    for q in ("아까 그 건 처분이 뭐였어?", "아까 말했듯이 하도급 쪽 다른 기관 사례도 있어?"):  # the case shown now, or no return
+        assert not router.route(q, history, shown).goes_back, q
+    assert not _BACK.search("the grant was paid back to the ministry")
+    # in the audit manual's words about the case shown: what something is or when it applies asks the manual
+    contract = [doc(1, "F1", inst="부산광역시 해운대구", text="구청은 수의계약 요건을 갖추지 않았는데도 수의계약을 체결하였다. 분할 계약으로 한도를 피했다.")]
+    for q in ("수의계약 요건은 뭐야?", "분할 계약 기준이 뭐야?"):
+        d = router.route(q, [Turn("해운대구 수의계약 문제", "…", "deep")], contract)
+        assert not d.follow_up and "manual" in d.reasoning, q
     # routed again against the case it goes back to, that case is followed whoever else it names
     back = [doc(1, "F7", inst="부산광역시 해운대구", text="선박검사를 받지 않은 선박이 출항하였는데도 출항을 통제하지 않았다.")]
     d = router.route("아까 검사 안받은 배 건으로 돌아가서 해수부한테 통보하라는 내용도 있었어?", history, back)

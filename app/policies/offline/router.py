@@ -120,13 +120,16 @@ _NEW_TOPIC = re.compile(
     re.I,
 )
 _BACK = re.compile(
-    r"(?<![가-힣])(?:아까|앞서|맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
-    r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back\b|\bback to\b|\bearlier (?:case|one|finding|question)\b"
-    r"|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
+    r"(?<![가-힣])(?:아까|앞서)(?!\s*(?:말했듯이|말한\s*것처럼|말했지만|물어보려던|물어보려고))"
+    r"|(?<![가-힣])(?:맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
+    r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back(?: to)?\b|\bback to the (?:case|one|finding|first|earlier)\b"
+    r"|\bearlier (?:case|one|finding|question)\b|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
     re.I,
 )
 """A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서',
-'검사 안받은 배 건으로 돌아가서', 'going back to Haeundae')."""
+'검사 안받은 배 건으로 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry')."""
+_DEFINES = re.compile(r"뭐야|뭔가요|무엇인가|요건|기준|차이|정의|뜻|언제\s*(?:써|쓰|해|하)|what is|what does .* mean|difference|when (?:is|are|do|to)", re.I)
+"""A question asking what something is or when it applies: of the audit manual, whatever case was shown."""
 _ASIDE = re.compile(
     r"(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데"
     r"|(?:얘기|이야기|관련해서?)\s*하나\s*더(?!\s*(?:물어|질문|궁금|여쭤))(?=\s*[,，]|\s+\S+\s+\S+)"
@@ -346,7 +349,7 @@ class OfflineRouter:
                 # in words the audit manual uses too, of the case just shown ('정산보고서 안 낸 지자체는 몇 곳이야?' after a
                 # settlement case): about that case, which a new question would take for one about the manual
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
-        content = self._content(q)
+        content = self._content(_BACK.sub(" ", q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q)  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
@@ -374,13 +377,15 @@ class OfflineRouter:
             why += "; asks for other cases like the one shown"
         elif other_cases:
             why += "; asks for other cases than the one shown"
+        elif follow_up and not ords and _BACK.search(q) and (named := _named_case([content], retained)):
+            ords = named  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split()))
-            pointing = bool(_CASE_REF.search(q) or _DEMONSTRATIVE.search(q))  # '그 건', '그 직원은 주의 촉구로 끝난 거야?'
-            ords = _named_case([content, wordwise], retained, by_text=not pointing) or [1]  # '조치할 사항은?': the case the last answer led with
+            # '그 건 …' names that case by title at most; '그 공사 시공사는 …', '그 직원은 …' by its passages too
+            ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # else the case the answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
             if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
@@ -405,7 +410,7 @@ class OfflineRouter:
             dispositions=disp,
             search_query=query,
             other_cases=other_cases,
-            goes_back=bool(history) and bool(_BACK.search(q)) and not _named_case([self._content(_BACK.sub(" ", q))], retained),
+            goes_back=bool(history) and bool(_BACK.search(q)) and bool(content) and not _named_case([content], retained),
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -474,7 +479,7 @@ class OfflineRouter:
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
-        demanded = bool(_DEMANDED.search(q)) and len(own) <= 4 and sum(squash(w) in seen for w in own) * 2 >= len(own) and not (
+        demanded = bool(_DEMANDED.search(q)) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom), in its words
         if institutions:
@@ -548,15 +553,16 @@ class OfflineRouter:
                    and squash(t.form) not in seen and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
 
     def _of_shown(self, q: str, retained: list[Doc]) -> bool:
-        """Half or more of the question's content words (two or more) are in the passages shown."""
-        content, seen = self._content(q), _seen(retained)
-        return len(content) >= 2 and sum(squash(w) in seen for w in content) * 2 >= len(content)
+        """Half or more of the question's content words (two or more) are in the passages shown,
+        and it does not ask what something is or when it applies ('수의계약 요건은 뭐야?')."""
+        content = self._content(q)
+        return len(content) >= 2 and _held(content, _seen(retained)) * 2 >= len(content) and not _DEFINES.search(q)
 
     def _own_subject(self, text: str, seen: str) -> bool:
         """``text`` (what follows '그건 됐고', or Y of 'X 말고 Y') brings a subject of its own: two
         content words or more, most of them not in the passages shown (``seen``)."""
         rest = self._content(text)
-        return len(rest) >= 2 and sum(squash(w) in seen for w in rest) * 2 < len(rest)
+        return len(rest) >= 2 and _held(rest, seen) * 2 < len(rest)
 
     @staticmethod
     def _shown_pattern(ords: list[int], retained: list[Doc]) -> str:
@@ -623,6 +629,11 @@ def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
         if d.get("finding_id"):
             cases.setdefault(d["finding_id"], []).append(d)
     return list(cases.values())
+
+
+def _held(words: set[str], seen: str) -> int:
+    """How many of ``words`` the passages shown (``seen``, see ``_seen``) hold."""
+    return sum(squash(w) in seen for w in words)
 
 
 def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
