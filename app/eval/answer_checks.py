@@ -258,6 +258,7 @@ def _elided_at_clause(quote: str, doc_text: str) -> bool:
         return False
     if brackets_open(text[max((m.end() for m in _SENTENCE_START.finditer(text)), default=0):]):  # its sentence so far
         return False
+    text = without_footnote_marks(text)  # '…100개72)이나, ' ends a clause at '이나', its footnote mark aside
     if not _CONNECTIVE_BEFORE.search(text):
         return False
     return ends_clause(text[-40:-1] if text.endswith(",") else text[-40:])

@@ -102,6 +102,9 @@ def test_an_elision_is_debris_unless_it_opens_at_a_clause():
     for bad in ("…않았고 관리대장도 작성하지 않았다.", "…공사 기간을 연장해야 한다’라고 회신하였다.", "…관악구 및 동작구를 표본으로 선정하였다."):
         assert any("elision" in f for f in chk.artefacts(f'문제점: "{bad}" [1]', [more])), bad
     assert chk.artefacts('문제점: "…준공검사를 거치지 않은 채 사업을 마쳤다." [1]', [more]) == []
+    # a footnote mark before the clause's ending is no part of it ('100개72)이나, …')
+    mark = {"finding_id": "R-F01", "text": "국내 민간 데이터센터는 100개72)이나, 이번 실태조사 결과 확인된 주요\n민간 데이터센터는 183개로서 83개가 누락되어 있다."}
+    assert chk.artefacts('문제점: "…이번 실태조사 결과 확인된 주요 민간 데이터센터는 183개로서 83개가 누락되어 있다." [1]', [mark]) == []
     # quotation marks inside a quote (shown as ‘ ’) do not hide where it opens
     marks = {"finding_id": "R-F01", "text": "담당자는 “도시재생법” 제2조를 검토하지 않았다."}
     assert any("mid-sentence" in f for f in chk.artefacts('문제점: "자는 ‘도시재생법’ 제2조를 검토하지 않았다." [1]', [marks]))
