@@ -143,9 +143,11 @@ def build(services: GraphServices):
             update["retained_documents"] = [{k: v for k, v in d.items() if k != "unmatched"} for d in docs]  # this question's
         elif listed := _listed_findings(sql):  # '두 번째 건' after a list resolves against the list
             update["retained_documents"] = _one_per_finding(services.finding_docs(listed, ["problems"]), len(listed))
-        if "retained_documents" in update:  # the cases no longer retained are set aside, for a question going back to them
-            kept = set(finding_order(update["retained_documents"]))
-            gone = [d for d in state.get("retained_documents") or [] if d.get("finding_id") not in kept]
+        if "retained_documents" in update or state.get("earlier_documents"):
+            # the cases no longer retained (replaced, or cleared by a pivot) are set aside, for a question going back to them
+            kept = set(finding_order(update.get("retained_documents", state.get("retained_documents") or [])))
+            before = state.get("retained_documents") or state.get("earlier_documents") or []
+            gone = [d for d in before if d.get("finding_id") not in kept]
             update["past_documents"] = remembered(gone, [d for d in state.get("past_documents") or [] if d.get("finding_id") not in kept])
         what = f"regeneration {regenerations}: " if feedback else ""
         return update, StepInfo(f"{what}{len(answer.sentences)} sentences, {len(cites)} sources cited; coverage {coverage}", decided)

@@ -20,7 +20,7 @@ def _recall(d: RouteDecision, past: list[Doc]) -> tuple[RouteDecision, list[Doc]
     decision numbered against them alone; None when it points at none."""
     order = finding_order(past)
     picked = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)]
-    if not (d.follow_up and not d.pivot and picked):
+    if not (d.follow_up and not d.pivot and picked) or d.goes_back:  # still going back: it named none of them either
         return None
     docs = [p for p in past if p.get("finding_id") in picked]
     return d.model_copy(update={"ordinals": [finding_order(docs).index(f) + 1 for f in picked], "ordinals_in_list": False}), docs
@@ -59,7 +59,7 @@ def build(services: GraphServices):
         decided = services.policies.route(question, turns, state.get("summary", ""), retained)
         d, recalled = decided.value, False
         mode = state.get("mode") or "auto"
-        if d.goes_back and past and (d.track if mode == "auto" else mode) in ("deep", "fast"):
+        if d.goes_back and past and (d.track if mode == "auto" else mode) != "chat":
             # '아까 상수도 관망 건은': routed again against the cases set aside earlier; the case it names is retained
             # again and the last answer's cases are set aside in turn
             again = services.policies.route(question, turns, state.get("summary", ""), past)
@@ -73,8 +73,7 @@ def build(services: GraphServices):
         pivot = d.pivot and not follow_up
         earlier = retained if pivot else []
         if pivot:
-            retained = []
-            past = remembered(earlier, past)
+            retained = []  # set aside by the analyst once it knows what this turn retains (``past_documents``)
         order = finding_order(retained)
         shown = finding_order(earlier) if pivot else order
         numbered = (state.get("listed") if d.ordinals_in_list else None) or shown  # '두 번째 건': in the last list the user saw

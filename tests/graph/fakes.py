@@ -67,16 +67,16 @@ class ScriptedPolicies:
 
     def route(self, question, history, summary, retained):
         self.histories.append(list(history))
-        follow_up, pivot = self.follow_up, self.pivot
+        follow_up, pivot, goes_back = self.follow_up, self.pivot, self.goes_back
         ordinals = self.ordinals_by_call.pop(0) if self.ordinals_by_call else self.ordinals
-        if self.follow_up_on is not None:
+        if self.follow_up_on is not None:  # as the offline router: going back only while no case given is named
             order = list(dict.fromkeys(d["finding_id"] for d in retained))
             hit = next((n for n, f in enumerate(order, 1) if f in self.follow_up_on), None)
-            follow_up, pivot, ordinals = hit is not None, hit is None, [hit] if hit else []
+            follow_up, pivot, ordinals, goes_back = hit is not None, hit is None, [hit] if hit else [], goes_back and hit is None
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=follow_up, pivot=pivot,
                                               sql_intent=self.sql_intent, ordinals=ordinals, search_query=self.search_query or question,
                                               ordinals_in_list=self.ordinals_in_list,
-                                              other_cases=self.other_cases, goes_back=self.goes_back))
+                                              other_cases=self.other_cases, goes_back=goes_back))
 
     def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))

@@ -361,6 +361,18 @@ def test_a_question_going_back_that_names_no_earlier_case_points_at_none_and_cha
     assert pol.calls[calls:].count("route") == 1
 
 
+def test_a_pivot_that_finds_nothing_loses_no_case_set_aside():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")  # F1, F2
+    pol.pivot, svc.docs = True, [doc(3, "F3")]
+    run(svc, "한빛군 예산 문제", graph=g)  # F1, F2 set aside
+    svc.gaps = ["2016년"]
+    state, _ = run(svc, "2016년 감사는?", graph=g)  # declined: F3 retained again
+    assert state["coverage"] == "none" and {d["finding_id"] for d in state["retained_documents"]} == {"F3"}
+    assert {d["finding_id"] for d in state["past_documents"]} == {"F1", "F2"}
+
+
 def test_cases_an_answer_replaces_are_set_aside_for_later():
     pol = ScriptedPolicies(track="deep")
     svc = FakeServices(pol)

@@ -402,16 +402,24 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     assert not router.route("아까 상수도 관망 건은?", [], []).goes_back  # nothing before it
     for q in ("아까 그 건 처분이 뭐였어?", "아까 말했듯이 하도급 쪽 다른 기관 사례도 있어?"):  # the case shown now, or no return
         assert not router.route(q, history, shown).goes_back, q
-    assert not _BACK.search("the grant was paid back to the ministry")
+    assert not any(_BACK.search(q) for q in ("the grant was paid back to the ministry", "아까도 말했지만 처분 수위는?",
+                                              "findings going back to 2015"))
     # in the audit manual's words about the case shown: what something is or when it applies asks the manual
     contract = [doc(1, "F1", inst="부산광역시 해운대구", text="구청은 수의계약 요건을 갖추지 않았는데도 수의계약을 체결하였다. 분할 계약으로 한도를 피했다.")]
     for q in ("수의계약 요건은 뭐야?", "분할 계약 기준이 뭐야?"):
         d = router.route(q, [Turn("해운대구 수의계약 문제", "…", "deep")], contract)
         assert not d.follow_up and "manual" in d.reasoning, q
+    assert router.route("분할 계약 관련자 징계는 뭐야?", [Turn("해운대구 수의계약 문제", "…", "deep")], contract).follow_up
     # routed again against the case it goes back to, that case is followed whoever else it names
     back = [doc(1, "F7", inst="부산광역시 해운대구", text="선박검사를 받지 않은 선박이 출항하였는데도 출항을 통제하지 않았다.")]
     d = router.route("아까 검사 안받은 배 건으로 돌아가서 해수부한테 통보하라는 내용도 있었어?", history, back)
-    assert d.follow_up and not d.pivot and not d.goes_back
+    assert d.follow_up and not d.pivot and not d.goes_back and d.ordinals == [1]
+    # against the cases set aside: the one the question names, or none (then it is still going back)
+    past = [doc(1, "F7", text="선박검사를 받지 않은 선박이 출항하였다."), doc(2, "F8", text="상수도 관망 정밀조사 결과를 활용하지 않았다.")]
+    d = router.route("아까 상수도 관망 건은 처분이 뭐였어?", history, past)
+    assert d.follow_up and not d.goes_back and d.ordinals == [2]
+    for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?"):
+        assert router.route(q, history, past).goes_back, q
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
@@ -737,7 +745,10 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     assert not REPORT_ANAPHORA.search("같은 감사기간에 있었던 일") and REPORT_ANAPHORA.search("같은 보고서에 있었지?")
     # the report by the body it audited ('그 도 감사에서'), or 'there' with other findings asked of it
     assert all(REPORT_ANAPHORA.search(q) for q in ("그거 말고 그 도 감사에서 또 잡힌 건?", "거기서 징계 나온 다른 건은?", "거기 다른 지적 중에 항만 사용료 건은?"))
-    assert not any(REPORT_ANAPHORA.search(q) for q in ("거기 처분은?", "거기서 일한 사람 중 다른 부서", "그 도 감사 말고 다른 데"))
+    assert not any(REPORT_ANAPHORA.search(q) for q in ("거기 처분은?", "거기서 일한 사람 중 다른 부서", "그 도 감사 말고 다른 데",
+                                                       "거기 또 다른 감사에서 걸린 거 있어?", "거기서 다른 해에도 걸린 적 있어?",
+                                                       "공무원이 도 감사에서 다른 사례는?", "공무원이 감사에서 지적받은 건"))
+    assert REPORT_ANAPHORA.search("그 도감사에서 또 잡힌 건?")
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
 

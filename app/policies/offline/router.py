@@ -120,15 +120,19 @@ _NEW_TOPIC = re.compile(
     re.I,
 )
 _BACK = re.compile(
-    r"(?<![가-힣])(?:아까|앞서)(?!\s*(?:말했듯이|말한\s*것처럼|말했지만|물어보려던|물어보려고))"
+    r"(?<![가-힣])(?:아까|앞서)(?!\s*(?:도\s*)?(?:말했듯이|말한\s*것처럼|말했지만|물어보려던|물어보려고))"
     r"|(?<![가-힣])(?:맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
-    r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back(?: to)?\b|\bback to the (?:case|one|finding|first|earlier)\b"
+    r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back\b(?!\s+(?:to\s+)?(?:19|20)\d{2})|\bback to the (?:case|one|finding|first|earlier)\b"
     r"|\bearlier (?:case|one|finding|question)\b|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
     re.I,
 )
 """A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서',
 '검사 안받은 배 건으로 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry')."""
-_DEFINES = re.compile(r"뭐야|뭔가요|무엇인가|요건|기준|차이|정의|뜻|언제\s*(?:써|쓰|해|하)|what is|what does .* mean|difference|when (?:is|are|do|to)", re.I)
+_DEFINES = re.compile(
+    r"(?:요건|기준|정의|뜻|의미|차이)(?:이|은|는|가)?\s*(?:뭐|무엇|어떻게)|언제\s*(?:써|쓰|적용)"
+    r"|\bwhat (?:is|are) (?:the )?(?:requirements?|criteria|definition)\b|\bwhat does .* mean\b|\bdifference\b",
+    re.I,
+)
 """A question asking what something is or when it applies: of the audit manual, whatever case was shown."""
 _ASIDE = re.compile(
     r"(?:얘기|이야기|말)(?:가|이)?\s*나온\s*김에|나와서\s*말인데"
