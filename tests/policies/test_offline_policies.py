@@ -748,7 +748,7 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     assert not any(REPORT_ANAPHORA.search(q) for q in ("거기 처분은?", "거기서 일한 사람 중 다른 부서", "그 도 감사 말고 다른 데",
                                                        "거기 또 다른 감사에서 걸린 거 있어?", "거기서 다른 해에도 걸린 적 있어?",
                                                        "공무원이 도 감사에서 다른 사례는?", "공무원이 감사에서 지적받은 건"))
-    assert REPORT_ANAPHORA.search("그 도감사에서 또 잡힌 건?")
+    assert REPORT_ANAPHORA.search("그 도감사에서 또 잡힌 건?") and REPORT_ANAPHORA.search("거기 나머지는?")
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
 
