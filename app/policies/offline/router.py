@@ -354,6 +354,7 @@ class OfflineRouter:
                 # settlement case): about that case, which a new question would take for one about the manual
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
         content = self._content(_BACK.sub(" ", q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
+        back_to = self._goes_back_to(q, retained)
         other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q)  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
@@ -381,8 +382,8 @@ class OfflineRouter:
             why += "; asks for other cases like the one shown"
         elif other_cases:
             why += "; asks for other cases than the one shown"
-        elif follow_up and not ords and _BACK.search(q) and (named := _named_case([content], retained)):
-            ords = named  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
+        elif follow_up and not ords and back_to:
+            ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
@@ -414,7 +415,7 @@ class OfflineRouter:
             dispositions=disp,
             search_query=query,
             other_cases=other_cases,
-            goes_back=bool(history) and bool(_BACK.search(q)) and bool(content) and not _named_case([content], retained),
+            goes_back=bool(history) and bool(_BACK.search(q)) and bool(content) and not back_to,
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -461,7 +462,7 @@ class OfflineRouter:
             return False, True, None
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
-        if _BACK.search(q) and _named_case([self._content(_BACK.sub(" ", q))], retained):
+        if self._goes_back_to(q, retained):
             return True, False, None  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to, whoever it names
         aside = _ASIDE.search(q)
         if aside and len(self._content(q[aside.end():])) >= 2 and not (_LIKE_SHOWN.search(q) or _OTHER_CASES.search(q)):
@@ -555,6 +556,12 @@ class OfflineRouter:
         shortened ('전남도 쪽'); not any proper noun ('코로나 때문에 늦어진 거야?')."""
         return any(t.tag == "NNP" and len(t.form) >= 3 and t.form.endswith(_PLACE_ENDS) and t.form[:-1] not in _REGIONS
                    and squash(t.form) not in seen and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
+
+    def _goes_back_to(self, q: str, retained: list[Doc]) -> list[int]:
+        """The shown case (its position) a question that returns to something earlier names, its
+        words of returning aside ('아까 상수도 관망 건은' -> the case about 상수도 관망); empty when it
+        does not return or names none."""
+        return _named_case([self._content(_BACK.sub(" ", q))], retained) if _BACK.search(q) else []
 
     def _of_shown(self, q: str, retained: list[Doc]) -> bool:
         """Half or more of the question's content words (two or more) are in the passages shown,
