@@ -28,6 +28,7 @@ from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from app.retrieval.sop import SopHit
+from app.retrieval.wrongdoing import asked_wrongdoing
 from app.text.korean import nouns
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
@@ -106,7 +107,7 @@ class AgentTools:
         extra: dict[str, list[Evidence]] = {}
         for d in self.finding_docs(missing, ["problems", "overview"]) if missing else []:
             extra.setdefault(d["finding_id"], []).append(Evidence(**{**d, "score": 0.0}))
-        docs = evidence_for(ranked, hits, extra)[:k]
+        docs = evidence_for(ranked, hits, extra, k)
         report_level = [h for h in runs[0][1][:k] if not h.finding_id][: max(0, k - len(docs))][:2]
         return [d.model_dump() for d in [*docs, *report_level]]
 
@@ -119,7 +120,7 @@ class AgentTools:
         listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
         terms = self.query_terms(queries[-1])
         asked = queries[0]  # the question as the user asked it (standalone), not a rewrite's bare morphemes
-        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked)), hits
+        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked), asked_wrongdoing(asked)), hits
 
     def pattern_nouns(self, query: str) -> set[str]:
         """The nouns that state the query's problem pattern, which a near miss is judged on

@@ -49,6 +49,7 @@ from app.embeddings.interface import Embedder
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.findings import FindingIndex, FindingProfile, FindingScore
+from app.retrieval.wrongdoing import Wrongdoing
 
 FEATURES = ("csls", "cos_title", "lex_title", "lex_body", "lex_full", "chunk_fused", "chunk_dense")
 MAX_FINDINGS = 5
@@ -103,12 +104,14 @@ class FindingRanker:
 
     def rank(
         self, query: str, terms: set[str], hits: Sequence[Evidence], filters: SearchFilters, listing: bool = False,
-        pattern_terms: set[str] | None = None,
+        pattern_terms: set[str] | None = None, acts: Sequence[tuple[Wrongdoing, str]] = (),
     ) -> list[RankedFinding]:
         """Every finding the filters allow, most probable first; ``listing`` (the question asks for
         what the institutions it names were found to have done): the findings about them first.
         ``pattern_terms``: the terms the best findings' ``unmatched`` are taken from (the question's
-        without its request words; by default ``terms``)."""
+        without its request words; by default ``terms``). ``acts``: the wrongdoing the question
+        asks about (``wrongdoing.asked_wrongdoing``); a finding that never states one gets
+        ``lacks_act`` = 1 and the question's word for it among its ``unmatched``."""
         top = max((h.score for h in hits), default=1.0) or 1.0
         fused: dict[str, float] = {}
         dense: dict[str, float] = {}
@@ -123,10 +126,11 @@ class FindingRanker:
         scoped = 1.0 if (filters.institutions or filters.report_ids or filters.finding_ids) else 0.0
         named = set(filters.institutions)
         own = {p.id for p in self.index.all_profiles() if p.own_institutions & named} if named else set()
-        out = []
+        out, lacks = [], {}
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
-            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped}
+            lacks[s.finding_id] = tuple(said for act, said in acts if not act.stated_in(self.index.profile(s.finding_id).full_terms))
+            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
         best = max((r.probability for r in out), default=0.0)
         for r in out:  # about the named institution, and a match for the question (or its findings are what is asked)
@@ -134,19 +138,25 @@ class FindingRanker:
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
         asked = terms if pattern_terms is None else pattern_terms
-        return [replace(r, unmatched=self.index.unmatched(asked, r.finding_id)) if i < MAX_FINDINGS else r for i, r in enumerate(out)]
+        return [replace(r, unmatched=(*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id))) if i < MAX_FINDINGS else r
+                for i, r in enumerate(out)]
 
 
-def evidence_for(ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extra: dict[str, list[Evidence]]) -> list[Evidence]:
-    """The chunks of the best ``MAX_FINDINGS`` findings (retrieved ones first, else ``extra``:
-    the finding's own opening chunks), best finding first, each with its finding's score."""
+def evidence_for(ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extra: dict[str, list[Evidence]], k: int) -> list[Evidence]:
+    """Up to ``k`` chunks of the best ``MAX_FINDINGS`` findings (retrieved ones first, else
+    ``extra``: the finding's own opening chunks), best finding first, each with its finding's
+    score. The chunks are dealt in rounds, one per finding each, so every one of the best findings
+    reaches grading: eight chunks used to hold three findings (3 + 3 + 2), and '환경부가 지적받은 건들'
+    listed three of its four."""
     by_finding: dict[str, list[Evidence]] = {}
     for h in hits:
         if h.finding_id:
             by_finding.setdefault(h.finding_id, []).append(h)
-    out: list[Evidence] = []
-    for r in ranked[:MAX_FINDINGS]:
-        chunks = (by_finding.get(r.finding_id) or extra.get(r.finding_id) or [])[:CHUNKS_PER_FINDING]
-        out.extend(c.model_copy(update={"finding_score": round(r.probability, 4), "signals": r.signals, "unmatched": list(r.unmatched)})
-                   for c in chunks)
-    return out
+    own = [(r, (by_finding.get(r.finding_id) or extra.get(r.finding_id) or [])[:CHUNKS_PER_FINDING]) for r in ranked[:MAX_FINDINGS]]
+    dealt: dict[str, int] = {}
+    for depth in range(CHUNKS_PER_FINDING):
+        for r, chunks in own:
+            if depth < len(chunks) and sum(dealt.values()) < k:
+                dealt[r.finding_id] = depth + 1
+    return [c.model_copy(update={"finding_score": round(r.probability, 4), "signals": r.signals, "unmatched": list(r.unmatched)})
+            for r, chunks in own for c in chunks[: dealt.get(r.finding_id, 0)]]

@@ -13,6 +13,7 @@ from app.policies.offline.intent import asks_for_several, question_kind
 from app.policies.offline.lexicon import key_terms
 from app.retrieval.evidence import Evidence
 from app.retrieval.finding_rank import RankedFinding, evidence_for
+from app.retrieval.wrongdoing import WRONGDOINGS, asked_wrongdoing
 from graph.nodes.analyze import locate
 from graph.nodes.expand_evidence import expand
 from tests.graph.fakes import doc
@@ -296,6 +297,10 @@ def test_decline_says_so_and_lists_references_apart():
     assert not any("가장 관련" in s.text for s in ans.sentences)
     en = decline("any cases of kickbacks?", [], [])
     assert en.sentences[0].text.startswith("The ingested reports hold no case")
+    # what the nearest cases lack, in the question's own words, when none of them has it
+    near = [{**doc(1, "F1"), "unmatched": ["뒷돈", "연장"]}, {**doc(2, "F2"), "unmatched": ["뒷돈"]}]
+    said = decline("공무원이 뒷돈 받고 허가를 연장해 준 사례", [], near).sentences
+    assert said[1].text == "가장 가까운 지적사항들에도 '뒷돈'에 관한 내용은 나오지 않습니다." and said[3].text.startswith("참고")
 
 
 def _scored(n: int, finding: str, p: float, **signals: float) -> dict:
@@ -313,6 +318,44 @@ def test_grader_keeps_the_best_finding_and_close_ones_or_nothing():
     # ... unless the question names an institution the store holds: then list what it has
     scoped = [_scored(1, "F1", 0.97, lex_body=0.0, lex_full=0.0, absent=0.9, csls=-0.06, scoped=1.0)]
     assert all(g.relevant for g in grader.grade("가람시 감사 결과", scoped).grades)
+
+
+def test_a_finding_that_never_states_the_wrongdoing_asked_about_is_not_the_case():
+    # the 용산공원 contract finding matches every word but the bribe: it is no answer, even for a named institution
+    lacks = [_scored(1, "F1", 0.999, lacks_act=1.0), _scored(2, "F1", 0.999, lacks_act=1.0)]
+    assert not any(g.relevant for g in grader.grade("용산공원 대행업체한테 LH 담당자가 향응 받은 건", lacks).grades)
+    assert not any(g.relevant for g in grader.grade("LH 향응 건", [_scored(1, "F1", 0.97, lacks_act=1.0, scoped=1.0)]).grades)
+    # one that states it, even ranked lower, is kept alone
+    mixed = [_scored(1, "F1", 0.999, lacks_act=1.0), _scored(2, "F2", 0.97)]
+    assert [g.relevant for g in grader.grade("공금 횡령 직원 처분", mixed).grades] == [False, True]
+
+
+def test_the_wrongdoing_a_question_asks_about_by_its_own_words():
+    asked = {
+        "관광기금 심사하던 은행 직원이 뒷돈 받고 대출 내줬으면": ["뇌물·금품"],
+        "Any case where Coast Guard officers took bribes from boat owners?": ["뇌물·금품"],
+        "울릉공항 공사현장에서 인명사고 난 건": ["인명사고"],
+        "배 선장이 술 먹고 출항했는데 해경이 단속 안 한 사례": ["음주"],
+        "허위로 지출결의 올려서 공금 빼돌린 케이스는": ["횡령"],
+        # the ordinary senses: compensation received, soil running off, technology
+        "감차보상금 받고 없앤 택시로 몰래 영업한 사례": [],
+        "공사 중 토사 유출 방치한 사례": [],
+        "기술 용역 대가를 낮게 잡은 건": [],
+    }
+    for q, acts in asked.items():
+        assert [w.name for w, _ in asked_wrongdoing(q)] == acts, q
+    assert asked_wrongdoing("뒷돈 받고 허가 연장")[0][1] == "뒷돈"  # the words the answer names it by
+    assert [said for _, said in asked_wrongdoing("업체한테 향응을 받은 공무원, 공금 빼돌린 직원")] == ["향응", "빼돌린"]
+    bribe = WRONGDOINGS[0]
+    assert bribe.stated_in({"금품수수", "겸직"}) and not bribe.stated_in({"계약", "용역", "수의계약"})
+
+
+def test_evidence_reaches_every_one_of_the_best_findings_before_a_second_chunk_of_any():
+    hits = [Evidence(chunk_id=f"{f}-{j}", report_id="r", finding_id=f, section="problems", page=1, text="t", score=0.5)
+            for f in ("F1", "F2", "F3", "F4", "F5") for j in range(3)]
+    ranked = [RankedFinding(f, p, {}) for f, p in (("F1", 0.99), ("F2", 0.9), ("F3", 0.8), ("F4", 0.7), ("F5", 0.6))]
+    out = evidence_for(ranked, hits, {}, 8)
+    assert [e.chunk_id for e in out] == ["F1-0", "F1-1", "F2-0", "F2-1", "F3-0", "F3-1", "F4-0", "F5-0"]
 
 
 def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
@@ -371,7 +414,7 @@ def test_evidence_is_grouped_by_finding_best_first():
             for i, (f, s) in enumerate([("F2", 0.9), ("F1", 0.8), ("F2", 0.7)])]
     ranked = [RankedFinding("F1", 0.99, {}), RankedFinding("F2", 0.6, {}), RankedFinding("F3", 0.5, {})]
     extra = {"F3": [Evidence(chunk_id="x3", report_id="r", finding_id="F3", section="problems", page=2, text="t")]}
-    out = evidence_for(ranked, hits, extra)
+    out = evidence_for(ranked, hits, extra, 8)
     assert [e.chunk_id for e in out] == ["h1", "h0", "h2", "x3"]
     assert [e.finding_score for e in out] == [0.99, 0.6, 0.6, 0.5]
 

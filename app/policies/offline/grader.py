@@ -13,7 +13,9 @@ finding's probability of answering the question (``finding_score``) and the feat
 2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``, or
    ``KEEP_SEVERAL`` when the question asks for every finding that fits (``intent.asks_for_several``:
    a list, cases in the plural, an institution's findings); when the question names institutions,
-   among the findings about them (``signals["about"]``) if any.
+   among the findings about them (``signals["about"]``) if any. A finding that never states the
+   wrongdoing the question asks about (a bribe, an embezzlement, a casualty: ``lacks_act``,
+   ``app/retrieval/wrongdoing.py``) is neither: with none left, nothing answers.
 
 Tried on 2026-11-26, not kept: the share of the question's distinctive nouns the best finding never
 uses (``FindingIndex.unmatched``) as a seventh feature. Dev, first search only, 5-fold CV abstention
@@ -106,14 +108,15 @@ def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
     scored = [d for d in docs if d.get("finding_score") is not None]
     about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]
     scored = about or scored  # a named institution's own findings, when it has any (the ranker's ``about``)
-    best = max(scored, key=lambda d: d["finding_score"], default=None)
+    fits = [d for d in scored if not (d.get("signals") or {}).get("lacks_act")]  # not one that never states the act asked about
+    best = max(fits, key=lambda d: d["finding_score"], default=None)
     answerable = answerable_probability(question, best) if best is not None else 0.0
     if best is not None and (best.get("signals") or {}).get("scoped"):
         answerable = 1.0  # an institution or report the store holds was named: list what it has
     kept_findings: set[str] = set()
     if best is not None and answerable >= ANSWERABLE_MIN:
         keep = KEEP_SEVERAL if asks_for_several(asked or question) else KEEP_MIN
-        kept_findings = {best["finding_id"]} | {d["finding_id"] for d in scored if d["finding_score"] >= keep}
+        kept_findings = {best["finding_id"]} | {d["finding_id"] for d in fits if d["finding_score"] >= keep}
     q_terms = key_terms(question)
     grades = []
     for i, d in enumerate(docs, start=1):
