@@ -426,6 +426,26 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     assert d.follow_up and "골프" in d.search_query
 
 
+def test_bodies_nobody_named_pivot_and_who_or_how_much_of_the_case_shown_follows(router):
+    shown = [doc(1, "F1", inst="부산광역시 해운대구", text="해운대구는 위원을 제척하지 않은 채 심의하였고, 부산광역시는 조례를 고치지 않았다.")]
+    history = [Turn("해운대구 위원 제척 안 한 거", "…", "deep")]
+    # a body by an acronym or one-word name auditors write, with a pointer too: another body, not the case shown
+    for q in ("KBS 쪽 지적사항은", "What about Korail's procurement?", "Did Gyeonggi province get flagged for that kind of thing?"):
+        d = router.route(q, history, shown)
+        assert d.pivot and not d.follow_up, q
+    assert router.route("부산시는 뭐 하라고 했어?", history, shown).follow_up  # a body the catalog holds, which the case names
+    # who, by their office, and how much, in money words: of the case shown
+    for q in ("구청 담당자 징계는 안받았어? 받을만 한데", "세금은 얼마나 낭비됐대", "돈은 얼마나 버렸대"):
+        d = router.route(q, history, shown)
+        assert d.follow_up and not d.pivot, q
+    assert router.route("예산 낭비 사례 더 있어?", history, shown).pivot  # money words asking for cases, not an amount
+    # a name alone that nothing shown or said holds is another place; one the case shown holds follows
+    assert router.route("익산은?", history, shown).pivot
+    assert router.route("해운대는?", history, shown).follow_up
+    # an English question in words the glossary maps to the reports' is about the reports
+    assert router.route("Hostels built with cheap tourism-fund loans but rented out as monthly housing", [], []).track == "deep"
+
+
 def test_glossary_matches_english_forms_as_whole_words():
     g = Glossary({"앱": ["mobile app", "app"], "출항": ["departure", "departures"], "어선": ["fishing vessel"], "병가": ["sick leave"]})
     assert g.terms_in("a city paid for an app nobody used") == ["앱"]

@@ -44,6 +44,35 @@ AGENCY_ENGLISH: dict[str, tuple[str, ...]] = {
     "한국전력공사": ("Korea Electric Power Corporation", "KEPCO"),
     "한국전기안전공사": ("Korea Electrical Safety Corporation", "KESCO"),
     "한국해양교통안전공단": ("Korea Maritime Transportation Safety Authority", "KOMSA"),
+    # public bodies often audited, whose English names and acronyms auditors write ('KBS 쪽 지적사항은', "Korail's procurement")
+    "한국철도공사": ("Korea Railroad Corporation", "Korail", "KORAIL"),
+    "한국도로공사": ("Korea Expressway Corporation", "KEC"),
+    "한국수자원공사": ("Korea Water Resources Corporation", "K-water"),
+    "한국가스공사": ("Korea Gas Corporation", "KOGAS"),
+    "한국수력원자력": ("Korea Hydro & Nuclear Power", "KHNP"),
+    "한국방송공사": ("Korean Broadcasting System", "KBS"),
+    "한국교육방송공사": ("Korea Educational Broadcasting System", "EBS"),
+    "국민건강보험공단": ("National Health Insurance Service", "NHIS"),
+    "국민연금공단": ("National Pension Service", "NPS"),
+    "한국관광공사": ("Korea Tourism Organization", "KTO"),
+    "대한무역투자진흥공사": ("Korea Trade-Investment Promotion Agency", "KOTRA"),
+    "한국국제협력단": ("Korea International Cooperation Agency", "KOICA"),
+    "한국산업은행": ("Korea Development Bank", "KDB"),
+    "서울주택도시공사": ("Seoul Housing & Communities Corporation", "SH Corporation"),
+    "국세청": ("National Tax Service", "NTS"),
+    "관세청": ("Korea Customs Service", "KCS"),
+    "소방청": ("National Fire Agency", "NFA"),
+    "질병관리청": ("Korea Disease Control and Prevention Agency", "KDCA"),
+    "식품의약품안전처": ("Ministry of Food and Drug Safety", "MFDS"),
+    "금융감독원": ("Financial Supervisory Service", "FSS"),
+    "공정거래위원회": ("Korea Fair Trade Commission", "KFTC"),
+    "국방부": ("Ministry of National Defense", "MND", "defense ministry", "defence ministry"),
+    "외교부": ("Ministry of Foreign Affairs", "MOFA"),
+    "여성가족부": ("Ministry of Gender Equality and Family", "MOGEF"),
+    "중소벤처기업부": ("Ministry of SMEs and Startups", "MSS"),
+    "조달청": ("Public Procurement Service", "PPS"),
+    "산림청": ("Korea Forest Service", "KFS"),
+    "기상청": ("Korea Meteorological Administration", "KMA"),
 }
 """Official English names (and the acronyms and plain forms English writers use) of agencies,
 keyed by a part of the Korean name ('지방항공청' covers 부산지방항공청)."""
@@ -97,7 +126,7 @@ def mentions_stem(text: str, stem: str) -> bool:
     return any(skeleton(w) in {stem + s for s in _EN_SUFFIXES} for w in re.findall(r"[A-Za-z]+", text))
 
 
-_HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|Government|Authority|Institute|Province|County|City|Guard)"
+_HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commission|Government|Authority|Institute|[Pp]rovince|[Cc]ounty|[Cc]ity|Guard)"
 """Heads of public bodies an audit is about. Not universities, hospitals, firms or funds: those
 appear inside findings as where a case happened, and an English name cannot be looked up in the
 Korean text to tell."""
@@ -123,6 +152,7 @@ def english_organisations(text: str) -> list[str]:
     out += [n for n in dict.fromkeys(m.group(0) for m in _ROMANISED_LOCAL.finditer(text)) if not any(n in o for o in out)]
     named = {k for n in out for k in korean_names(n)}
     out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
+    out += [b for b in dict.fromkeys(m.group(0) for m in _BRAND.finditer(text)) if not set(korean_names(b)) & named and b not in out]
     return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
 
 
@@ -137,6 +167,10 @@ def romanised_local(name: str) -> bool:
 
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")
 _ACRONYMS = frozenset(f for forms in AGENCY_ENGLISH.values() for f in forms if _ACRONYM.fullmatch(f))
+_BRAND = re.compile(r"(?<![A-Za-z-])(?:" + "|".join(sorted(
+    (re.escape(f) for forms in AGENCY_ENGLISH.values() for f in forms if " " not in f and not _ACRONYM.fullmatch(f)), key=len, reverse=True
+)) + r")(?![A-Za-z-])", re.I)
+"""A body's one-word name in any case ("Korail's", 'K-water'), not a capitals acronym (those: ``_ACRONYMS``)."""
 
 
 _NOT_A_NAME = frozenset(

@@ -187,7 +187,7 @@ _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])"
-    r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case"
+    r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case|\b(?:anything|something) (?:similar|else)\b|\belsewhere\b"
     r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     re.I,
 )
@@ -220,12 +220,22 @@ def _asks_like_shown(q: str) -> bool:
     return bool(_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))
 
 
+_CASES_ASKED = re.compile(r"(?:건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
+"""Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): a question about the reports, however its words read."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
+_OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도청".split())
+"""Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
+when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
+_AMOUNT = re.compile(r"얼마|how much", re.I)
+_MONEY = frozenset("세금 혈세 예산 돈 국고 비용 낭비 손실 손해 버리 날리 money cost costs loss wasted waste".split())
+"""Asked with '얼마' and nothing else, the money words say which amount ('세금은 얼마나 낭비됐대'), not what the case is."""
 _LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 기관 지자체 부처 곳 similar other another like institution institutions agency agencies".split())
 """Words that ask for more cases like one shown (elsewhere), not for a pattern of their own."""
+BARE_NAME_CHARS = 10
+"""A question of at most this many characters (spaces aside) that names a proper noun can be that name alone."""
 STRONG_MATCH = 0.4
 """A finding matches a question clearly when the finding ranker gives it at least this probability."""
 SHOWN_SHARE = 0.8
@@ -314,13 +324,15 @@ class OfflineRouter:
             track, why, refines, sql_intent = "fast", "refines the previous lookup", True, True
         elif ords or anaphora or _MORE.search(q):
             track, why = "deep", "asks about specific results in detail"
-        elif named or self._corpus_content(terms):
-            track, why = "deep", "audit question about the reports' content"
+        elif named or self._corpus_content(terms) or self._corpus_content(self.content_terms(q)):
+            track, why = "deep", "audit question about the reports' content"  # English: 'tourism-fund loans' -> 융자
         else:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
             if track in ("chat", "fast") and previous == "deep" and retained and _ASKS.search(q):
                 track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?', 'how many times …?'
+            elif track == "chat" and _CASES_ASKED.search(q):
+                track, why = "deep", "asks whether there were such cases"  # '표창 쪽으로 이상하게 준 건 없었어' (Kiwi: 표 + 창)
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
@@ -460,6 +472,8 @@ class OfflineRouter:
         done = _DONE_WITH.search(q)
         if done and self._own_subject(q[done.end():], seen):
             return False, True, None
+        if anaphora and not ords and self._new_organisation(q, seen + _said(history), latin_only=True):
+            return False, True, None  # 'Did Gyeonggi province get flagged for that kind of thing?': that pattern, another body
         if ords or anaphora or _SAME_REPORT.search(q):
             return True, False, None
         if self._goes_back_to(q, retained):
@@ -469,7 +483,7 @@ class OfflineRouter:
             return False, True, None  # a subject of its own after it; not '얘기 나온 김에 금액은 얼마였어?'
         if self._new_organisation(q, seen):
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
-        if self._new_place(q, seen + squash(" ".join(f"{t.question} {t.answer}" for t in history))):
+        if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
         content = self._content(q)
         if _other_period(y0, y1, retained) and not (
@@ -506,8 +520,10 @@ class OfflineRouter:
         best = ranked[0][2] if ranked else 0.0
         shown = max((p for f, _, p in ranked if f in kept), default=0.0)
         elsewhere = bool(ranked) and ranked[0][0] not in kept and best >= STRONG_MATCH
-        if len(content) <= 1:  # another facet of what was shown
-            return (False, True, None) if elsewhere and content - context else (True, False, None)
+        if len(content) <= 1:  # another facet of what was shown; not a name alone that nothing shown or said holds ('익산은?')
+            if (elsewhere and content - context) or self._bare_name(q, content, seen + _said(history)):
+                return False, True, None
+            return True, False, None
         if _OTHER_CASES.search(q):  # other cases: like those shown when its pattern is theirs ('감차보상 관련해서 다른 지역 사례도 있어?'),
             # else a pattern of its own ('유지관리 관련해서 다른 사례 없어? 바닷가 시설 같은 거')
             return (True, False, None) if self._weighted_coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
@@ -541,13 +557,19 @@ class OfflineRouter:
         'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
         asked = _LIKE_SHOWN.sub(" ", _OTHER_CASES.sub(" ", without_ordinals(q)))
         facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE)
-        return {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
+        words = {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
+        if _MORE_CASES.search(q):
+            return words  # '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나': cases of their own
+        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) else frozenset())
+        return words - of_case if len(words - of_case) <= 1 else words  # nothing but who, or how much, of the case shown
 
-    def _new_organisation(self, q: str, seen: str) -> bool:
+    def _new_organisation(self, q: str, seen: str, latin_only: bool = False) -> bool:
         """The question names an organisation that neither the catalog nor the retained passages
-        (``seen``, see ``_seen``) know, in Korean or by the Korean name an English one stands for."""
+        (``seen``, see ``_seen``) know, in Korean or by the Korean name an English one stands for;
+        ``latin_only``: one written in Latin letters ('KBS', 'Gyeonggi province'), not a Korean
+        name found by its ending, which may be a word ('조경공사': landscaping works)."""
         return any(not self.catalog.find(n) and squash(n) not in seen and not any(squash(k) in seen for k in korean_names(n))
-                   for n in named_organisations(q))  # 'What was KEPCO's role?' after a case that names 한국전력공사
+                   for n in named_organisations(q) if not (latin_only and re.search(r"[가-힣]", n)))  # 'What was KEPCO's role?' after a case that names 한국전력공사
 
     def _new_place(self, q: str, seen: str) -> bool:
         """The question names a place (a proper noun, as Kiwi tags it, that ends as islands, ports,
@@ -556,6 +578,15 @@ class OfflineRouter:
         shortened ('전남도 쪽'); not any proper noun ('코로나 때문에 늦어진 거야?')."""
         return any(t.tag == "NNP" and len(t.form) >= 3 and t.form.endswith(_PLACE_ENDS) and t.form[:-1] not in _REGIONS
                    and squash(t.form) not in seen and not self.catalog.find(t.form) for t in get_kiwi().tokenize(q))
+
+    def _bare_name(self, q: str, content: set[str], seen: str) -> bool:
+        """A short question that is a proper noun and little else ('익산은?', '나주 쪽은 어땠어'),
+        which neither the retained passages nor the conversation (``seen``) hold: another place or
+        body, not a facet of the case shown."""
+        return len(squash(q)) <= BARE_NAME_CHARS and any(
+            t.tag == "NNP" and len(t.form) >= 2 and t.form in content and squash(t.form) not in seen
+            and t.form not in _REGIONS and t.form[:-1] not in _REGIONS and not self.catalog.find(t.form)  # not '전남도 쪽'
+            for t in get_kiwi().tokenize(q))
 
     def _goes_back_to(self, q: str, retained: list[Doc]) -> list[int]:
         """The shown case (its position) a question that returns to something earlier names, its
@@ -650,6 +681,11 @@ def _held(words: set[str], seen: str) -> int:
 def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
     """The question names a period none of the retained findings is from."""
     return y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in docs)
+
+
+def _said(history: list[Turn]) -> str:
+    """The conversation so far, questions and answers, squashed (for names said before)."""
+    return squash(" ".join(f"{t.question} {t.answer}" for t in history))
 
 
 def _seen(docs: list[Doc]) -> str:
