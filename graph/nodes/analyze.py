@@ -174,7 +174,7 @@ def _unmatched(presented: list[str], docs: list[Doc], question: str) -> list[str
     not an English question's glossary Korean."""
     first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
     asked = re.sub(r"\s+", "", question).lower()
-    return [w for w in (first or {}).get("unmatched") or [] if w in asked][:3]
+    return [w for w in (first or {}).get("unmatched") or [] if re.sub(r"\s+", "", w).lower() in asked][:3]
 
 
 def presented_findings(answer: AnalystAnswer, docs: list[Doc]) -> list[str]:

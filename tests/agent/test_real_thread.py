@@ -236,10 +236,15 @@ def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent,
     assert not {"선례", "본부", "해수부", "문체부", "매기"} & tools.pattern_nouns(
         "과태료를 안 매기고 있었으면 본부(해수부)랑 문체부 선례는?")
     assert not {"건의", "기부"} & tools.pattern_nouns("기상특보 출항 건의 처분 수위는? 과기부랑 행안부 각각")
+    # a wrongdoing no case shown states: declined, saying what the nearest cases lack in the user's words
     r = agent.ask(q, "near-miss-1")
+    assert r["coverage"] == "none", r["answer"]
+    lacking = next(line for line in r["answer"].splitlines() if line.startswith("가장 가까운 지적사항들에도"))
+    assert "'술 마시고'" in lacking and lacking.endswith("에 관한 내용은 나오지 않습니다.") and "참고(직접 관련 없음)" in r["answer"]
+    r = agent.ask("농업법인이 농지 사서 태양광 시설 깔아버린 사례", "near-miss-3")
     assert r["coverage"] == "partial", r["answer"]
     lead, note = r["answer"].splitlines()[:2]
-    assert "같은 유형" not in lead and note.startswith("※ 질문에 쓴 ") and "'음주" in note
+    assert "같은 유형" not in lead and note.startswith("※ 질문에 쓴 ") and "'태양광'" in note
     r = agent.ask("결함 있는 어선이 출항하는데도 제대로 통제 안 한 사례", "near-miss-2")
     assert r["coverage"] == "full" and "※ 질문에 쓴" not in r["answer"]
 

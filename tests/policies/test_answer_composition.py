@@ -328,6 +328,9 @@ def test_a_finding_that_never_states_the_wrongdoing_asked_about_is_not_the_case(
     # one that states it, even ranked lower, is kept alone
     mixed = [_scored(1, "F1", 0.999, lacks_act=1.0), _scored(2, "F2", 0.97)]
     assert [g.relevant for g in grader.grade("공금 횡령 직원 처분", mixed).grades] == [False, True]
+    # ... but not one far down, which matches the act and nothing else
+    far = [_scored(1, "F1", 0.999, lacks_act=1.0), _scored(2, "F2", 0.07)]
+    assert not any(g.relevant for g in grader.grade("선장이 술 마시고 출항했는데 음주측정 안 한 사례", far).grades)
 
 
 def test_the_wrongdoing_a_question_asks_about_by_its_own_words():

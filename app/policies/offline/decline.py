@@ -44,5 +44,5 @@ def _lacking(question: str, nearest: list[Doc]) -> list[str]:
     '뒷돈', '인명사고') that none of the nearest findings uses."""
     found = [d for d in nearest if d.get("finding_id")]
     asked = squash(question).lower()
-    common = [w for w in (found[0].get("unmatched") or []) if w in asked] if found else []
+    common = [w for w in (found[0].get("unmatched") or []) if squash(w).lower() in asked] if found else []
     return [w for w in common if all(w in (d.get("unmatched") or []) for d in found)][:3]

@@ -48,6 +48,9 @@ ANSWERABLE_MODEL = LogisticModel(bias=42.4506, weights=(-47.5444, 6.4762, 4.2495
 ANSWERABLE_MIN = 0.268
 """Dev: abstention F1 0.78 at 3% false abstentions (5-fold CV 0.63); on the questions the scope
 rules do not decide."""
+ACT_SHARE = 0.5
+"""A finding that states the wrongdoing asked about answers in place of better-ranked ones that do
+not only when it scores this share of the best: lower down, it matches the act and nothing else."""
 KEEP_MIN = 0.99
 """A finding after the best one is kept when its probability reaches this (fitted: best F1 of kept
 findings against gold on dev, 0.81 at precision 0.87, recall 0.75)."""
@@ -108,9 +111,12 @@ def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
     scored = [d for d in docs if d.get("finding_score") is not None]
     about = [d for d in scored if (d.get("signals") or {}).get("about", 1.0)]
     scored = about or scored  # a named institution's own findings, when it has any (the ranker's ``about``)
+    top = max(scored, key=lambda d: d["finding_score"], default=None)
+    answerable = answerable_probability(question, top) if top is not None else 0.0  # the model reads the best finding's features
     fits = [d for d in scored if not (d.get("signals") or {}).get("lacks_act")]  # not one that never states the act asked about
     best = max(fits, key=lambda d: d["finding_score"], default=None)
-    answerable = answerable_probability(question, best) if best is not None else 0.0
+    if best is not None and top is not None and best["finding_score"] < ACT_SHARE * top["finding_score"]:
+        best = None  # only a finding far down states it ('음주' asked of 어선 출항 cases: a 체육시설 finding that mentions 음주)
     if best is not None and (best.get("signals") or {}).get("scoped"):
         answerable = 1.0  # an institution or report the store holds was named: list what it has
     kept_findings: set[str] = set()
