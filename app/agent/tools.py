@@ -17,6 +17,7 @@ from app.policies.offline.english_names import korean_names, romanised_local
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import (
     asks_for_mentions,
+    asks_for_several,
     enumerated,
     named_organisations,
     proper_organisation,
@@ -76,6 +77,8 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     return False
 
 
+LISTED_MAX = 12
+"""Findings an institution's listing ('해수부가 지적받은 건들 정리해줘') returns at most (해양수산부 has 9)."""
 MENTIONED_MAX = 5
 """An organisation no finding is about but some mention ('장흥군', '김포시') scopes the search to
 the findings that mention it, when at most this many do (more: a common word, not a scope)."""
@@ -102,12 +105,19 @@ class AgentTools:
         runs = [self._ranked([p], depth, sf) for p in parts] or [self._ranked(queries, depth, sf)]
         ranked = _in_turn([r for r, _ in runs])
         hits = list({h.chunk_id: h for _, hs in runs for h in hs}.values())
+        n = MAX_FINDINGS
+        if sf.institutions and not parts and asks_for_several(queries[0]) and not self.pattern_nouns(queries[0]):
+            # '문체부 감사에서 나온 지적 뭐 있어?': every finding about it, not the best five by a score of nothing asked
+            own = [r for r in ranked if r.signals.get("about")]
+            n = max(n, min(len(own), LISTED_MAX))
+            for r in own:
+                r.signals["lists"] = 1.0
         retrieved = {h.finding_id for h in hits}
-        missing = [r.finding_id for r in ranked[:MAX_FINDINGS] if r.finding_id not in retrieved]
+        missing = [r.finding_id for r in ranked[:n] if r.finding_id not in retrieved]
         extra: dict[str, list[Evidence]] = {}
         for d in self.finding_docs(missing, ["problems", "overview"]) if missing else []:
             extra.setdefault(d["finding_id"], []).append(Evidence(**{**d, "score": 0.0}))
-        docs = evidence_for(ranked, hits, extra, k)
+        docs = evidence_for(ranked, hits, extra, max(k, n), n)
         report_level = [h for h in runs[0][1][:k] if not h.finding_id][: max(0, k - len(docs))][:2]
         return [d.model_dump() for d in [*docs, *report_level]]
 

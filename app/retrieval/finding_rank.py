@@ -142,8 +142,10 @@ class FindingRanker:
                 for i, r in enumerate(out)]
 
 
-def evidence_for(ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extra: dict[str, list[Evidence]], k: int) -> list[Evidence]:
-    """Up to ``k`` chunks of the best ``MAX_FINDINGS`` findings (retrieved ones first, else
+def evidence_for(
+    ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extra: dict[str, list[Evidence]], k: int, findings: int = MAX_FINDINGS,
+) -> list[Evidence]:
+    """Up to ``k`` chunks of the best ``findings`` findings (retrieved ones first, else
     ``extra``: the finding's own opening chunks), best finding first, each with its finding's
     score. The chunks are dealt in rounds, one per finding each, so every one of the best findings
     reaches grading: eight chunks used to hold three findings (3 + 3 + 2), and '환경부가 지적받은 건들'
@@ -152,7 +154,7 @@ def evidence_for(ranked: Sequence[RankedFinding], hits: Sequence[Evidence], extr
     for h in hits:
         if h.finding_id:
             by_finding.setdefault(h.finding_id, []).append(h)
-    own = [(r, (by_finding.get(r.finding_id) or extra.get(r.finding_id) or [])[:CHUNKS_PER_FINDING]) for r in ranked[:MAX_FINDINGS]]
+    own = [(r, (by_finding.get(r.finding_id) or extra.get(r.finding_id) or [])[:CHUNKS_PER_FINDING]) for r in ranked[:findings]]
     dealt: dict[str, int] = {}
     for depth in range(CHUNKS_PER_FINDING):
         for r, chunks in own:

@@ -174,6 +174,18 @@ def test_an_institution_question_presents_its_own_findings_not_its_reports_other
     assert "비공개" in r["answer"]
 
 
+def test_an_institutions_findings_asked_for_as_such_are_all_listed(agent, real_services):
+    index = real_services.finding_ranker.index
+    own = {p.id for p in index.all_profiles() if "해양수산부" in p.own_institutions}
+    assert len(own) > 5  # more than the five best findings a question about a pattern gets
+    r = agent.ask("해수부가 지적받은 건들 정리해줘", "listing-1")
+    cited = {e["finding_id"] for e in r["evidence"] if e.get("finding_id")}
+    assert cited == own and r["answer"].startswith(f"{len(own)}건(")
+    # with a pattern, the institution's findings that match it, not all of them
+    r = agent.ask("해수부 감정평가 관련 지적 뭐 있어?", "listing-2")
+    assert 0 < len({e["finding_id"] for e in r["evidence"] if e.get("finding_id")}) < len(own)
+
+
 def test_an_organisation_the_reports_only_mention_scopes_an_institution_question_to_the_findings_naming_it(agent, real_services):
     tools = AgentTools(real_services, real_services.policies)
     komsa = {"jj20251107_090042-F01", "jj20251118_095512-F02"}  # the two findings whose text names the 공단

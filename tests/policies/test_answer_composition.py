@@ -353,6 +353,16 @@ def test_the_wrongdoing_a_question_asks_about_by_its_own_words():
     assert bribe.stated_in({"금품수수", "겸직"}) and not bribe.stated_in({"계약", "용역", "수의계약"})
 
 
+def test_an_institutions_listing_keeps_every_finding_about_it():
+    # '문체부 감사에서 나온 지적 뭐 있어?': no pattern to score, so no threshold of one
+    docs = [_scored(1, "F1", 0.999, scoped=1.0, lists=1.0), _scored(2, "F2", 0.40, scoped=1.0, lists=1.0),
+            _scored(3, "F3", 0.20, scoped=1.0, about=0.0)]
+    assert [g.relevant for g in grader.grade("가람시 지적 뭐 있어?", docs).grades] == [True, True, False]
+    hits = [Evidence(chunk_id=f"F{i}", report_id="r", finding_id=f"F{i}", section="problems", page=1, text="t", score=0.5) for i in range(9)]
+    ranked = [RankedFinding(f"F{i}", 0.9, {}) for i in range(9)]
+    assert len(evidence_for(ranked, hits, {}, 9, 9)) == 9 and len(evidence_for(ranked, hits, {}, 8)) == 5
+
+
 def test_evidence_reaches_every_one_of_the_best_findings_before_a_second_chunk_of_any():
     hits = [Evidence(chunk_id=f"{f}-{j}", report_id="r", finding_id=f, section="problems", page=1, text="t", score=0.5)
             for f in ("F1", "F2", "F3", "F4", "F5") for j in range(3)]

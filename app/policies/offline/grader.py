@@ -13,7 +13,8 @@ finding's probability of answering the question (``finding_score``) and the feat
 2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``, or
    ``KEEP_SEVERAL`` when the question asks for every finding that fits (``intent.asks_for_several``:
    a list, cases in the plural, an institution's findings); when the question names institutions,
-   among the findings about them (``signals["about"]``) if any. A finding that never states the
+   among the findings about them (``signals["about"]``) if any; every one of them when the question
+   asks for that institution's findings and nothing else (``signals["lists"]``). A finding that never states the
    wrongdoing the question asks about (a bribe, an embezzlement, a casualty: ``lacks_act``,
    ``app/retrieval/wrongdoing.py``) is neither: with none left, nothing answers.
 
@@ -122,7 +123,7 @@ def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
     kept_findings: set[str] = set()
     if best is not None and answerable >= ANSWERABLE_MIN:
         keep = KEEP_SEVERAL if asks_for_several(asked or question) else KEEP_MIN
-        kept_findings = {best["finding_id"]} | {d["finding_id"] for d in fits if d["finding_score"] >= keep}
+        kept_findings = {best["finding_id"]} | {d["finding_id"] for d in fits if d["finding_score"] >= keep or (d.get("signals") or {}).get("lists")}
     q_terms = key_terms(question)
     grades = []
     for i, d in enumerate(docs, start=1):
