@@ -108,7 +108,8 @@ class AgentTools:
         n = MAX_FINDINGS
         if sf.institutions and not parts and asks_for_several(queries[0]) and not self.pattern_nouns(queries[0]):
             # '문체부 감사에서 나온 지적 뭐 있어?': every finding about it, not the best five by a score of nothing asked
-            own = [r for r in ranked if r.signals.get("about")]
+            named = set(sf.institutions)
+            own = [r for r in ranked if (p := self.container.finding_ranker.index.profile(r.finding_id)) and p.own_institutions & named]
             n = max(n, min(len(own), LISTED_MAX))
             for r in own:
                 r.signals["lists"] = 1.0
@@ -167,10 +168,13 @@ class AgentTools:
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
+        listing = not self.pattern_nouns(question) and not asks_for_mentions(question)  # its audit or findings as such
         for name in names:
             flat = squash(name)
-            if flat in known or flat in scope.text or _MONEY.search(name) or abbreviated_in(flat, scope.words):
+            if flat in known or _MONEY.search(name) or abbreviated_in(flat, scope.words):
                 continue  # ('농기센터': the reports' 농업기술센터)
+            if flat in scope.text and not (listing and _HANGUL.search(name) and not self.container.catalog().find(name) and proper_organisation(name)):
+                continue  # a name the reports use; not '국민건강보험공단 감사에서는 뭐 나왔어?' of one no finding is about
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
                 continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):

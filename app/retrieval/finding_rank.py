@@ -110,8 +110,8 @@ class FindingRanker:
         what the institutions it names were found to have done): the findings about them first.
         ``pattern_terms``: the terms the best findings' ``unmatched`` are taken from (the question's
         without its request words; by default ``terms``). ``acts``: the wrongdoing the question
-        asks about (``wrongdoing.asked_wrongdoing``); a finding that never states one gets
-        ``lacks_act`` = 1 and the question's word for it among its ``unmatched``."""
+        asks about (``wrongdoing.asked_wrongdoing``); a finding that states none of them gets
+        ``lacks_act`` = 1 and the question's words for them among its ``unmatched``."""
         top = max((h.score for h in hits), default=1.0) or 1.0
         fused: dict[str, float] = {}
         dense: dict[str, float] = {}
@@ -129,7 +129,8 @@ class FindingRanker:
         out, lacks = [], {}
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
-            lacks[s.finding_id] = tuple(said for act, said in acts if not act.stated_in(self.index.profile(s.finding_id).full_terms))
+            stated = self.index.profile(s.finding_id).full_terms
+            lacks[s.finding_id] = () if any(act.stated_in(stated) for act, _ in acts) else tuple(said for _, said in acts)  # either act will do
             signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
         best = max((r.probability for r in out), default=0.0)
@@ -138,7 +139,8 @@ class FindingRanker:
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
         asked = terms if pattern_terms is None else pattern_terms
-        return [replace(r, unmatched=(*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id))) if i < MAX_FINDINGS else r
+        return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))))
+                if i < MAX_FINDINGS else r
                 for i, r in enumerate(out)]
 
 

@@ -10,7 +10,10 @@ case; when no finding the search found states it, the turn declines and lists th
 Measured on the dev split of ``data/eval/answers`` and the conversation sets before it was used
 (2026-11-27): of the 35 dev questions and turns that name one of these acts, the 17 answerable
 ones' gold findings all state it, and none of the 18 unanswerable ones has a finding that does.
-Left out as too loose: a leak ('유출' is also soil and pollutants running off), '술' alone (기술).
+Left out as too loose: a leak ('유출' is also soil and pollutants running off), '술' alone (기술),
+'돈 받고' (a grant taken and no work done), '추락사고' (a fall risk left unfixed: findings say 위험),
+'death' (a death benefit); English words match whole ('drinking water' is no drinking, 'studied' no death).
+A question naming two acts ('금품수수나 횡령') asks for either: a finding lacks them when it states none.
 """
 
 from __future__ import annotations
@@ -33,18 +36,19 @@ class Wrongdoing:
 
 
 WRONGDOINGS = (
-    Wrongdoing("뇌물·금품", re.compile(r"뇌물|뒷돈|금품|향응|리베이트|접대|떡값|상납|수뢰|돈\s*(?:받고|먹고)|brib|kickback|backhander"),
+    Wrongdoing("뇌물·금품", re.compile(r"뇌물|뒷돈|금품|향응|리베이트|접대|떡값|상납|수뢰|\bbrib|\bkickbacks?\b|\bbackhanders?\b"),
                ("뇌물", "금품", "향응", "리베이트", "접대", "사례금")),
-    Wrongdoing("횡령", re.compile(r"횡령|착복|빼돌|embezzl"), ("횡령", "착복", "편취")),
-    Wrongdoing("인명사고", re.compile(r"인명\s*사고|사망|숨지|숨진|다친|다쳐|부상|추락\s*사고|fatal|died|death|injur|killed"),
+    Wrongdoing("횡령", re.compile(r"횡령|착복|빼돌|\bembezzl|\bpocket(?:ed|ing)\b"), ("횡령", "착복", "편취")),
+    Wrongdoing("인명사고", re.compile(r"인명\s*사고|사망|숨지|숨진|다친|다쳐|부상|\bfatal|\bdied\b|\bkilled\b|\binjur(?:ed|y|ies)\b"),
                ("사망", "부상", "인명", "사상자")),
-    Wrongdoing("음주", re.compile(r"음주|술\s*(?:먹|마시|마셔|취)|만취|drunk|drink"), ("음주", "만취", "주취")),
-    Wrongdoing("성비위", re.compile(r"성희롱|성추행|성폭력|harass"), ("성희롱", "성추행", "성폭력", "성비위")),
-    Wrongdoing("위조", re.compile(r"위조|변조|forg"), ("위조", "변조")),
+    Wrongdoing("음주", re.compile(r"음주|술\s*(?:먹|마시|마셔|취)|만취|\bdrunk(?:en)?\b|\bdrink[- ]?driv|\bdrinking\b(?!\s+water)"),
+               ("음주", "만취", "주취")),
+    Wrongdoing("성비위", re.compile(r"성희롱|성추행|성폭력|\bharass"), ("성희롱", "성추행", "성폭력", "성비위")),
+    Wrongdoing("위조", re.compile(r"위조|변조|\bforg(?:e|ed|es|ery|eries|ing)\b"), ("위조", "변조")),
 )
 
 
-_PARTICLE = re.compile(r"(?:을|를|이|가|은|는|도|만|으로|로|에서|에|의|까지)$")
+_PARTICLE = re.compile(r"(?:을|를|이|가|은|는|도|만|으로|로|에서|에|의|까지|이나|나|이랑|랑|하고|과|와)$")
 
 
 def asked_wrongdoing(question: str) -> list[tuple[Wrongdoing, str]]:

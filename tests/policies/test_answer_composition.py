@@ -340,15 +340,25 @@ def test_the_wrongdoing_a_question_asks_about_by_its_own_words():
         "울릉공항 공사현장에서 인명사고 난 건": ["인명사고"],
         "배 선장이 술 먹고 출항했는데 해경이 단속 안 한 사례": ["음주"],
         "허위로 지출결의 올려서 공금 빼돌린 케이스는": ["횡령"],
-        # the ordinary senses: compensation received, soil running off, technology
+        "Any case where the sports council pocketed the rental fees it collected?": ["횡령"],
+        # the ordinary senses: compensation received, soil running off, technology, a grant taken, a fall risk,
+        # drinking water, 'studied', 'forgiveness', a death benefit
         "감차보상금 받고 없앤 택시로 몰래 영업한 사례": [],
         "공사 중 토사 유출 방치한 사례": [],
         "기술 용역 대가를 낮게 잡은 건": [],
+        "정부 지원금 돈 받고 사업은 안 한 업체": [],
+        "추락사고 위험 있는 시설 방치": [],
+        "Cases where drinking water quality tests were skipped": [],
+        "Projects the ministry studied but never funded": [],
+        "Debt forgiveness granted without review": [],
+        "death benefit overpayment": [],
+        "금품수수나 횡령 같은 비위 사례": ["뇌물·금품", "횡령"],
     }
     for q, acts in asked.items():
         assert [w.name for w, _ in asked_wrongdoing(q)] == acts, q
     assert asked_wrongdoing("뒷돈 받고 허가 연장")[0][1] == "뒷돈"  # the words the answer names it by
     assert [said for _, said in asked_wrongdoing("업체한테 향응을 받은 공무원, 공금 빼돌린 직원")] == ["향응", "빼돌린"]
+    assert [said for _, said in asked_wrongdoing("금품수수나 횡령 같은 비위 사례")] == ["금품수수", "횡령"]
     bribe = WRONGDOINGS[0]
     assert bribe.stated_in({"금품수수", "겸직"}) and not bribe.stated_in({"계약", "용역", "수의계약"})
 

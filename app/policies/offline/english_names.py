@@ -58,6 +58,7 @@ AGENCY_ENGLISH: dict[str, tuple[str, ...]] = {
     "대한무역투자진흥공사": ("Korea Trade-Investment Promotion Agency", "KOTRA"),
     "한국국제협력단": ("Korea International Cooperation Agency", "KOICA"),
     "한국산업은행": ("Korea Development Bank", "KDB"),
+    "한국수출입은행": ("Export-Import Bank of Korea", "KEXIM", "Korea Eximbank"),
     "서울주택도시공사": ("Seoul Housing & Communities Corporation", "SH Corporation"),
     "국세청": ("National Tax Service", "NTS"),
     "관세청": ("Korea Customs Service", "KCS"),
@@ -168,12 +169,15 @@ def romanised_local(name: str) -> bool:
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")
 _ACRONYMS = frozenset(f for forms in AGENCY_ENGLISH.values() for f in forms if _ACRONYM.fullmatch(f))
 _BRAND = re.compile(r"(?<![A-Za-z-])(?:" + "|".join(sorted(
-    (re.escape(f) for forms in AGENCY_ENGLISH.values() for f in forms if " " not in f and not _ACRONYM.fullmatch(f)), key=len, reverse=True
+    (re.escape(f) for forms in AGENCY_ENGLISH.values() for f in forms if re.search(r"[A-Z]", f) and not _ACRONYM.fullmatch(f)),
+    key=len, reverse=True,
 )) + r")(?![A-Za-z-])", re.I)
-"""A body's one-word name in any case ("Korail's", 'K-water'), not a capitals acronym (those: ``_ACRONYMS``)."""
+"""A body by a name of its own in any case ("Korail's", 'K-water', 'the Export-Import Bank of Korea', whose head no
+rule reads as a public body's), not a capitals acronym (those: ``_ACRONYMS``) nor a plain form ('culture ministry')."""
 
 
 _NOT_A_NAME = frozenset(
     "a an the and or of for on in at by to from about did does do has have had is are was were which what who whose how why "
-    "when where any can could should would will has this that these those its their".split()
+    "when where any can could should would will has this that these those its their if but so also then another other same "
+    "every each local big small inner korean".split()
 )

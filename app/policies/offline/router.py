@@ -220,8 +220,9 @@ def _asks_like_shown(q: str) -> bool:
     return bool(_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))
 
 
-_CASES_ASKED = re.compile(r"(?:건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
-"""Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): a question about the reports, however its words read."""
+_CASES_ASKED = re.compile(r"(?<![가-힣])(?:건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
+"""Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): with a word the reports use, a question about them,
+however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
@@ -331,7 +332,7 @@ class OfflineRouter:
             why = f"nearest labelled examples ({score:.2f})"
             if track in ("chat", "fast") and previous == "deep" and retained and _ASKS.search(q):
                 track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?', 'how many times …?'
-            elif track == "chat" and _CASES_ASKED.search(q):
+            elif track == "chat" and _CASES_ASKED.search(q) and any(self.idf(t) is not None for t in self._content(q)):
                 track, why = "deep", "asks whether there were such cases"  # '표창 쪽으로 이상하게 준 건 없었어' (Kiwi: 표 + 창)
 
         query = q
