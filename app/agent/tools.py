@@ -169,12 +169,15 @@ class AgentTools:
         names = named_organisations(question)
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
         listing = not self.pattern_nouns(question) and not asks_for_mentions(question)  # its audit or findings as such
+        titles = squash(" ".join(p.title for p in self.container.finding_ranker.index.all_profiles())) if listing else ""
         for name in names:
             flat = squash(name)
             if flat in known or _MONEY.search(name) or abbreviated_in(flat, scope.words):
                 continue  # ('농기센터': the reports' 농업기술센터)
-            if flat in scope.text and not (listing and _HANGUL.search(name) and not self.container.catalog().find(name) and proper_organisation(name)):
-                continue  # a name the reports use; not '국민건강보험공단 감사에서는 뭐 나왔어?' of one no finding is about
+            if flat in scope.text and not (listing and _HANGUL.search(name) and not self.container.catalog().find(name)
+                                           and proper_organisation(name) and flat not in titles):
+                continue  # a name the reports use; not '국민건강보험공단 감사에서는 뭐 나왔어?' of one no finding is about or
+                # names in its title ('용산공원 관련 지적': the subject of findings, though no institution)
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
                 continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):

@@ -240,6 +240,7 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     # a body the reports mention but no finding is about: its audit asked for is a gap, a pattern beside it is searched
     assert tools.scope_gaps("그럼 국민건강보험공단 감사에서는 뭐 나왔어?", {}) == ["국민건강보험공단"]
     assert tools.scope_gaps("한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례", {}) == []
+    assert tools.scope_gaps("용산공원 관련 지적사항 정리해줘", {}) == []  # no body, but findings' titles name it
     assert tools.scope_gaps("Is the Export-Import Bank of Korea covered anywhere?", {}) == ["Export-Import Bank of Korea"]
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천
