@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app.container import Container
-from app.db.models import Chunk, Finding
+from app.db.models import Chunk, Finding, Report
 from app.policies.offline.english_names import korean_names, romanised_local
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import (
@@ -29,7 +29,7 @@ from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from app.retrieval.sop import SopHit
-from app.retrieval.wrongdoing import asked_wrongdoing
+from app.retrieval.wrongdoing import asked_either, asked_wrongdoing
 from app.text.korean import nouns
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
@@ -77,6 +77,8 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     return False
 
 
+_AUDIT_OF = r"\s*(?:에\s*대한\s*)?(?:감사|정기감사|기관감사)"
+"""After a name: its audit ('국민건강보험공단 감사에서', '관세청 감사결과'), not '관련 지적' (a place, a hospital findings name)."""
 LISTED_MAX = 12
 """Findings an institution's listing ('해수부가 지적받은 건들 정리해줘') returns at most (해양수산부 has 9)."""
 MENTIONED_MAX = 5
@@ -110,6 +112,7 @@ class AgentTools:
             # '문체부 감사에서 나온 지적 뭐 있어?': every finding about it, not the best five by a score of nothing asked
             named = set(sf.institutions)
             own = [r for r in ranked if (p := self.container.finding_ranker.index.profile(r.finding_id)) and p.own_institutions & named]
+            ranked = [*own, *(r for r in ranked if r not in own)]  # its own first, whatever they scored
             n = max(n, min(len(own), LISTED_MAX))
             for r in own:
                 r.signals["lists"] = 1.0
@@ -131,7 +134,9 @@ class AgentTools:
         listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
         terms = self.query_terms(queries[-1])
         asked = queries[0]  # the question as the user asked it (standalone), not a rewrite's bare morphemes
-        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked), asked_wrongdoing(asked)), hits
+        acts = asked_wrongdoing(asked)
+        return self.container.finding_ranker.rank(searched[-1], terms, hits, sf, listing, self.pattern_nouns(asked), acts,
+                                                  asked_either(asked, acts)), hits
 
     def pattern_nouns(self, query: str) -> set[str]:
         """The nouns that state the query's problem pattern, which a near miss is judged on
@@ -168,14 +173,19 @@ class AgentTools:
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
-        listing = not self.pattern_nouns(question) and not asks_for_mentions(question)  # its audit or findings as such
-        titles = squash(" ".join(p.title for p in self.container.finding_ranker.index.all_profiles())) if listing else ""
+        # its audit asked for as such ('국민건강보험공단 감사에서는 뭐 나왔어?'), not beside a held body or a pattern
+        audit_of = not held and not self.pattern_nouns(question) and not asks_for_mentions(question)
+        titles = ""
+        if audit_of:  # what findings and reports are titled by: their subjects, though no institution ('용산공원')
+            with self.container.sessions() as s:
+                reports = list(s.scalars(select(Report.title)))
+            titles = squash(" ".join([*(p.title for p in self.container.finding_ranker.index.all_profiles()), *reports]))
         for name in names:
             flat = squash(name)
             if flat in known or _MONEY.search(name) or abbreviated_in(flat, scope.words):
                 continue  # ('농기센터': the reports' 농업기술센터)
-            if flat in scope.text and not (listing and _HANGUL.search(name) and not self.container.catalog().find(name)
-                                           and proper_organisation(name) and flat not in titles):
+            if flat in scope.text and not (audit_of and _HANGUL.search(name) and re.search(re.escape(name) + _AUDIT_OF, question)
+                                           and not self.container.catalog().find(name) and proper_organisation(name) and flat not in titles):
                 continue  # a name the reports use; not '국민건강보험공단 감사에서는 뭐 나왔어?' of one no finding is about or
                 # names in its title ('용산공원 관련 지적': the subject of findings, though no institution)
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):

@@ -104,14 +104,15 @@ class FindingRanker:
 
     def rank(
         self, query: str, terms: set[str], hits: Sequence[Evidence], filters: SearchFilters, listing: bool = False,
-        pattern_terms: set[str] | None = None, acts: Sequence[tuple[Wrongdoing, str]] = (),
+        pattern_terms: set[str] | None = None, acts: Sequence[tuple[Wrongdoing, str]] = (), either: bool = False,
     ) -> list[RankedFinding]:
         """Every finding the filters allow, most probable first; ``listing`` (the question asks for
         what the institutions it names were found to have done): the findings about them first.
         ``pattern_terms``: the terms the best findings' ``unmatched`` are taken from (the question's
         without its request words; by default ``terms``). ``acts``: the wrongdoing the question
-        asks about (``wrongdoing.asked_wrongdoing``); a finding that states none of them gets
-        ``lacks_act`` = 1 and the question's words for them among its ``unmatched``."""
+        asks about (``wrongdoing.asked_wrongdoing``); a finding that lacks them (any of them, or all
+        when they are asked one or the other: ``wrongdoing.asked_either``) gets ``lacks_act`` = 1 and
+        the question's words for them among its ``unmatched``."""
         top = max((h.score for h in hits), default=1.0) or 1.0
         fused: dict[str, float] = {}
         dense: dict[str, float] = {}
@@ -130,7 +131,8 @@ class FindingRanker:
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
             stated = self.index.profile(s.finding_id).full_terms
-            lacks[s.finding_id] = () if any(act.stated_in(stated) for act, _ in acts) else tuple(said for _, said in acts)  # either act will do
+            missing = tuple(said for act, said in acts if not act.stated_in(stated))
+            lacks[s.finding_id] = () if either and len(missing) < len(acts) else missing
             signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
         best = max((r.probability for r in out), default=0.0)

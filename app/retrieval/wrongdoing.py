@@ -13,7 +13,8 @@ ones' gold findings all state it, and none of the 18 unanswerable ones has a fin
 Left out as too loose: a leak ('유출' is also soil and pollutants running off), '술' alone (기술),
 '돈 받고' (a grant taken and no work done), '추락사고' (a fall risk left unfixed: findings say 위험),
 'death' (a death benefit); English words match whole ('drinking water' is no drinking, 'studied' no death).
-A question naming two acts ('금품수수나 횡령') asks for either: a finding lacks them when it states none.
+A question naming two acts one or the other ('금품수수나 횡령') asks for either: a finding lacks them when it states
+none; named together ('술 마시고 … 선원 다친'), it lacks them when it does not state both.
 """
 
 from __future__ import annotations
@@ -41,14 +42,25 @@ WRONGDOINGS = (
     Wrongdoing("횡령", re.compile(r"횡령|착복|빼돌|\bembezzl|\bpocket(?:ed|ing)\b"), ("횡령", "착복", "편취")),
     Wrongdoing("인명사고", re.compile(r"인명\s*사고|사망|숨지|숨진|다친|다쳐|부상|\bfatal|\bdied\b|\bkilled\b|\binjur(?:ed|y|ies)\b"),
                ("사망", "부상", "인명", "사상자")),
-    Wrongdoing("음주", re.compile(r"음주|술\s*(?:먹|마시|마셔|취)|만취|\bdrunk(?:en)?\b|\bdrink[- ]?driv|\bdrinking\b(?!\s+water)"),
+    Wrongdoing("음주", re.compile(r"음주|술\s*(?:먹|마시|마셔|취)|만취|\bdrunk(?:en)?\b|\bdrink[- ]?driv|\bdrinking\b(?![\s-]+water)"),
                ("음주", "만취", "주취")),
-    Wrongdoing("성비위", re.compile(r"성희롱|성추행|성폭력|\bharass"), ("성희롱", "성추행", "성폭력", "성비위")),
-    Wrongdoing("위조", re.compile(r"위조|변조|\bforg(?:e|ed|es|ery|eries|ing)\b"), ("위조", "변조")),
+    Wrongdoing("성비위", re.compile(r"성희롱|성추행|성폭력|성비위|\bharass"), ("성희롱", "성추행", "성폭력", "성비위")),
+    Wrongdoing("위조", re.compile(r"위조|변조|\bforg(?:e|ed|es|ery|eries|ing)\b(?!\s+ahead)"), ("위조", "변조")),
 )
 
 
 _PARTICLE = re.compile(r"(?:을|를|이|가|은|는|도|만|으로|로|에서|에|의|까지|이나|나|이랑|랑|하고|과|와)$")
+
+
+_EITHER = re.compile(r"(?:이?나|또는|혹은)(?![가-힣])|\bor\b", re.I)
+
+
+def asked_either(question: str, acts: list[tuple[Wrongdoing, str]]) -> bool:
+    """Whether the acts are asked for one or the other ('금품수수나 횡령', 'bribery or embezzlement'), not together
+    ('술 마시고 운항하다 사고 내서 선원 다친 사례': both)."""
+    low = question.lower()
+    at = sorted(low.find(said) for _, said in acts)
+    return len(at) > 1 and all(_EITHER.search(low[a:b]) for a, b in zip(at, at[1:], strict=False))
 
 
 def asked_wrongdoing(question: str) -> list[tuple[Wrongdoing, str]]:

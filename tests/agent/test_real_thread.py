@@ -12,7 +12,7 @@ from app.agent.tools import AgentTools
 from app.db.models import Chunk, Finding, FindingDisposition
 from app.policies.offline.quotes import fold
 from app.retrieval.filters import SearchFilters
-from app.retrieval.wrongdoing import asked_wrongdoing
+from app.retrieval.wrongdoing import asked_either, asked_wrongdoing
 from app.text.footnotes import without_footnote_marks
 
 pytestmark = pytest.mark.slow
@@ -240,7 +240,9 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     # a body the reports mention but no finding is about: its audit asked for is a gap, a pattern beside it is searched
     assert tools.scope_gaps("그럼 국민건강보험공단 감사에서는 뭐 나왔어?", {}) == ["국민건강보험공단"]
     assert tools.scope_gaps("한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례", {}) == []
-    assert tools.scope_gaps("용산공원 관련 지적사항 정리해줘", {}) == []  # no body, but findings' titles name it
+    assert tools.scope_gaps("용산공원 감사에서 나온 지적사항 정리해줘", {}) == []  # no body, but findings' titles name it
+    assert tools.scope_gaps("국민건강보험공단 관련 지적 있어?", {}) == []  # not its audit: where the reports name it
+    assert tools.scope_gaps("보건복지부 감사에서 국민건강보험공단 관련 지적 뭐 있어?", {"institutions": ["보건복지부"]}) == []
     assert tools.scope_gaps("Is the Export-Import Bank of Korea covered anywhere?", {}) == ["Export-Import Bank of Korea"]
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천
@@ -261,7 +263,8 @@ def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent,
     assert "'술 마시고'" in lacking and lacking.endswith("에 관한 내용은 나오지 않습니다.") and "참고(직접 관련 없음)" in r["answer"]
     # two acts asked for either: the embezzlement case states one of them
     q2 = "금품수수나 횡령 같은 비위 사례"
-    ranked = real_services.finding_ranker.rank(q2, tools.query_terms(q2), [], SearchFilters(), acts=asked_wrongdoing(q2))
+    acts = asked_wrongdoing(q2)
+    ranked = real_services.finding_ranker.rank(q2, tools.query_terms(q2), [], SearchFilters(), acts=acts, either=asked_either(q2, acts))
     assert next(r for r in ranked if r.finding_id == "jj20251017_173842-F08").signals["lacks_act"] == 0.0
     assert all(len(set(r.unmatched)) == len(r.unmatched) for r in ranked)  # each word once
     r = agent.ask("농업법인이 농지 사서 태양광 시설 깔아버린 사례", "near-miss-3")

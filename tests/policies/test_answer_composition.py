@@ -13,7 +13,7 @@ from app.policies.offline.intent import asks_for_several, question_kind
 from app.policies.offline.lexicon import key_terms
 from app.retrieval.evidence import Evidence
 from app.retrieval.finding_rank import RankedFinding, evidence_for
-from app.retrieval.wrongdoing import WRONGDOINGS, asked_wrongdoing
+from app.retrieval.wrongdoing import WRONGDOINGS, asked_either, asked_wrongdoing
 from graph.nodes.analyze import locate
 from graph.nodes.expand_evidence import expand
 from tests.graph.fakes import doc
@@ -353,12 +353,19 @@ def test_the_wrongdoing_a_question_asks_about_by_its_own_words():
         "Debt forgiveness granted without review": [],
         "death benefit overpayment": [],
         "금품수수나 횡령 같은 비위 사례": ["뇌물·금품", "횡령"],
+        "drinking-water plant inspections skipped": [],
+        "the agency forged ahead with the contract": [],
+        "음주나 성비위로 징계받은 사례": ["음주", "성비위"],
     }
     for q, acts in asked.items():
         assert [w.name for w, _ in asked_wrongdoing(q)] == acts, q
     assert asked_wrongdoing("뒷돈 받고 허가 연장")[0][1] == "뒷돈"  # the words the answer names it by
     assert [said for _, said in asked_wrongdoing("업체한테 향응을 받은 공무원, 공금 빼돌린 직원")] == ["향응", "빼돌린"]
     assert [said for _, said in asked_wrongdoing("금품수수나 횡령 같은 비위 사례")] == ["금품수수", "횡령"]
+    # one or the other, or both together
+    for q, either in (("금품수수나 횡령 같은 비위 사례", True), ("bribery or embezzlement cases", True),
+                      ("술 마시고 운항하다 사고 내서 선원 다친 사례", False)):
+        assert asked_either(q, asked_wrongdoing(q)) is either, q
     bribe = WRONGDOINGS[0]
     assert bribe.stated_in({"금품수수", "겸직"}) and not bribe.stated_in({"계약", "용역", "수의계약"})
 

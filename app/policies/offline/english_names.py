@@ -153,7 +153,10 @@ def english_organisations(text: str) -> list[str]:
     out += [n for n in dict.fromkeys(m.group(0) for m in _ROMANISED_LOCAL.finditer(text)) if not any(n in o for o in out)]
     named = {k for n in out for k in korean_names(n)}
     out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
-    out += [b for b in dict.fromkeys(m.group(0) for m in _BRAND.finditer(text)) if not set(korean_names(b)) & named and b not in out]
+    for rule in (_OFFICIAL, _BRAND):
+        for b in dict.fromkeys(m.group(0) for m in rule.finditer(text)):
+            if not set(korean_names(b)) & named and not any(b in o for o in out):  # not inside a longer name ('Ministry of Education, Science …')
+                out = [o for o in out if o not in b] + [b]  # a fragment of it ('Communities Corporation') gives way
     return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
 
 
@@ -168,16 +171,20 @@ def romanised_local(name: str) -> bool:
 
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")
 _ACRONYMS = frozenset(f for forms in AGENCY_ENGLISH.values() for f in forms if _ACRONYM.fullmatch(f))
-_BRAND = re.compile(r"(?<![A-Za-z-])(?:" + "|".join(sorted(
-    (re.escape(f) for forms in AGENCY_ENGLISH.values() for f in forms if re.search(r"[A-Z]", f) and not _ACRONYM.fullmatch(f)),
-    key=len, reverse=True,
-)) + r")(?![A-Za-z-])", re.I)
-"""A body by a name of its own in any case ("Korail's", 'K-water', 'the Export-Import Bank of Korea', whose head no
-rule reads as a public body's), not a capitals acronym (those: ``_ACRONYMS``) nor a plain form ('culture ministry')."""
+def _forms_rule(forms: list[str], flags: int = 0) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z-])(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?![A-Za-z-])", flags)
+
+
+_NAMES = [f for forms in AGENCY_ENGLISH.values() for f in forms if re.search(r"[A-Z]", f) and not _ACRONYM.fullmatch(f)]
+_BRAND = _forms_rule([f for f in _NAMES if " " not in f], re.I)
+"""A body's one-word name in any case ("Korail's", 'K-water'), not a capitals acronym (those: ``_ACRONYMS``)."""
+_OFFICIAL = _forms_rule([f for f in _NAMES if " " in f])
+"""... and its official name as written ('the Export-Import Bank of Korea', whose head no rule reads as a public
+body's); not in lower case ('public procurement service contracts') nor a plain form ('culture ministry')."""
 
 
 _NOT_A_NAME = frozenset(
     "a an the and or of for on in at by to from about did does do has have had is are was were which what who whose how why "
     "when where any can could should would will has this that these those its their if but so also then another other same "
-    "every each local big small inner korean".split()
+    "every each big inner".split()
 )

@@ -220,7 +220,7 @@ def _asks_like_shown(q: str) -> bool:
     return bool(_LIKE_SHOWN.search(q) and _ASKS_FOR_CASES.search(q))
 
 
-_CASES_ASKED = re.compile(r"(?<![가-힣])(?:건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
+_CASES_ASKED = re.compile(r"(?:(?<![조물안사요용여문인])건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
 """Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): with a word the reports use, a question about them,
 however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
