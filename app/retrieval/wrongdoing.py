@@ -7,9 +7,10 @@ word with a finding, so the finding-level scores rank it first and the answerabl
 A finding that never states the act (none of its nouns for it, anywhere in its text) is not the
 case; when no finding the search found states it, the turn declines and lists them as 참고.
 
-Measured on the dev split of ``data/eval/answers`` and the conversation sets before it was used
-(2026-11-27): of the 35 dev questions and turns that name one of these acts, the 17 answerable
-ones' gold findings all state it, and none of the 18 unanswerable ones has a finding that does.
+Checked on the dev split of ``data/eval/answers`` and the conversation sets before it was used
+(2026-11-27): of the 26 dev questions and turns that name one of these acts, the 13 answerable
+ones' gold findings all state it; the other 13 are unanswerable (dev abstention .685 -> .739 on
+the questions of the start, no answerable one declined; BENCHMARKS.md, "fifteenth round").
 Left out as too loose: a leak ('유출' is also soil and pollutants running off), '술' alone (기술),
 '돈 받고' (a grant taken and no work done), '추락사고' (a fall risk left unfixed: findings say 위험),
 'death' (a death benefit); English words match whole ('drinking water' is no drinking, 'studied' no death).
