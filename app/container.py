@@ -51,6 +51,8 @@ class StoreScope:
     words: frozenset[str]
     """Every run of Hangul the reports hold, as written between spaces and punctuation (for 'what
     could this short name stand for': within a word, not across two)."""
+    titles: str
+    """Every report's and finding's title, whitespace removed (the subjects they are titled by, '용산공원')."""
 
 
 class Container:
@@ -143,6 +145,7 @@ class Container:
             kinds = {t for (t,) in s.execute(select(Report.audit_type)) if t}
             chunks = s.execute(select(Chunk.finding_id, Chunk.text).order_by(Chunk.finding_id, Chunk.ordinal)).all()
             titles = [t for (t,) in s.execute(select(Report.title))]
+            finding_titles = [t for (t,) in s.execute(select(Finding.title))]
         by_finding: dict[str, list[str]] = {}
         for finding_id, text in chunks:
             if finding_id:
@@ -150,7 +153,8 @@ class Container:
         flat = {f: re.sub(r"\s+", "", "\n".join(ts)) for f, ts in by_finding.items()}
         texts = [t for _, t in chunks] + titles
         words = frozenset(w for t in texts for w in re.findall(r"[가-힣]+", t))
-        scope = StoreScope(frozenset(years), frozenset(kinds), re.sub(r"\s+", "", "\n".join(texts)), flat, words)
+        scope = StoreScope(frozenset(years), frozenset(kinds), re.sub(r"\s+", "", "\n".join(texts)), flat, words,
+                           re.sub(r"\s+", "", "\n".join(titles + finding_titles)))
         self.__dict__["_scope"] = (version, scope)
         return scope
 

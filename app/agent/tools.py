@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app.container import Container
-from app.db.models import Chunk, Finding, Report
+from app.db.models import Chunk, Finding
 from app.policies.offline.english_names import korean_names, romanised_local
 from app.policies.offline.fields import dispositions
 from app.policies.offline.intent import (
@@ -175,19 +175,14 @@ class AgentTools:
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
         # its audit asked for as such ('국민건강보험공단 감사에서는 뭐 나왔어?'), not beside a held body or a pattern
         audit_of = not held and not self.pattern_nouns(question) and not asks_for_mentions(question)
-        titles = ""
-        if audit_of:  # what findings and reports are titled by: their subjects, though no institution ('용산공원')
-            with self.container.sessions() as s:
-                reports = list(s.scalars(select(Report.title)))
-            titles = squash(" ".join([*(p.title for p in self.container.finding_ranker.index.all_profiles()), *reports]))
         for name in names:
             flat = squash(name)
             if flat in known or _MONEY.search(name) or abbreviated_in(flat, scope.words):
                 continue  # ('농기센터': the reports' 농업기술센터)
             if flat in scope.text and not (audit_of and _HANGUL.search(name) and re.search(re.escape(name) + _AUDIT_OF, question)
-                                           and not self.container.catalog().find(name) and proper_organisation(name) and flat not in titles):
+                                           and not self.container.catalog().find(name) and proper_organisation(name) and flat not in scope.titles):
                 continue  # a name the reports use; not '국민건강보험공단 감사에서는 뭐 나왔어?' of one no finding is about or
-                # names in its title ('용산공원 관련 지적': the subject of findings, though no institution)
+                # report or finding is titled by ('용산공원': the subject of findings, though no institution)
             if held and re.search(re.escape(name) + r"\s*\([^)]*[가-힣]", question):
                 continue  # 'the Korea Maritime Transportation Safety Authority (KOMSA, 한국해양교통안전공단)': its Korean name beside it
             if any(flat.startswith(a) for a in self.container.catalog().aliases if len(a) >= 3):
