@@ -118,6 +118,10 @@ def test_years_and_ordinals():
     assert years("2023~2025년 주의", today) == (2023, 2025)
     assert years("최근 2년", today) == (2025, 2026)
     assert years("지적사항", today) == (None, None)
+    assert years("흑산 쪽은 재산정하면 2050년 수요가 얼마나 줄어?", today) == (None, None)  # a forecast's year, no audit's
+    assert years("before the November 2023 login outage", today) == (None, None)  # an event's date
+    assert years("on Nov 17, 2023 the network failed", today) == (None, None)
+    assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
     assert ordinals("tell me more about the third one") == [3]
@@ -700,6 +704,35 @@ def test_continuity_of_periods_organisations_and_what_is_asked_of_a_case(router)
     assert r.route("관세청 감사 결과도 있어?", history, retained).pivot  # an organisation the reports do not hold
     d = r.route("처분 수위랑 고발 여부", history, retained)
     assert d.follow_up and d.ordinals == [1]  # dispositions asked of the case shown
+
+
+def test_a_year_the_case_shown_tells_is_not_another_period(router):
+    retained = [doc(1, "F1", inst="과학기술정보통신부", text="기능점수 단가는 2012년 이후 2014년과 2020년 두 차례만 올렸을 뿐이다.")]
+    history = [Turn("Why was the function-point unit price criticised?", "…", "deep")]
+    d = router.route("2012년 이후로 몇 번이나 올렸대?", history, retained)
+    assert d.follow_up and d.ordinals == [1]  # how many, since a year its story names: the case's own time
+    assert router.route("2021년에 따로 감사받은 기록도 있어?", history, retained).pivot  # another audit's period
+    assert router.route("2015년 이후로 몇 번이나 올렸대?", history, retained).pivot  # a year the case does not name
+
+
+def test_a_place_in_a_list_gives_way_to_the_case_its_words_name_by_title(router):
+    shown = [{**doc(n, f"F{n}", text=text), "finding_title": title} for n, text, title in (
+        (1, "비점오염 저감시설을 부적정한 곳에 설치하였다.", "비점오염 저감시설 설치지역 선정 불합리"),
+        (2, "상수도 관망 정비를 소홀히 하였다.", "지방 상수도 관망 정비 부실"),
+        (3, "하수도정비 중점관리지역 지정을 지연하였다.", "하수도정비 중점관리지역 사업 추진 부적정"))]
+    history = [Turn("환경부 물 분야 보조사업 감사 건들 한꺼번에 보고 싶어", "…", "deep")]
+    d = router.route("두 번째 거, 하수도정비 중점관리지역 사업 얘기 좀 자세히", history, shown)
+    assert d.follow_up and d.ordinals == [3]  # the user's words name the third card, whatever place they gave it
+    assert router.route("두 번째 거 자세히", history, shown).ordinals == [2]
+
+
+def test_a_follow_up_in_words_of_the_one_case_shown_points_at_it(router):
+    retained = [doc(1, "F1", inst="문화체육관광부", text="P는 허위 지출결의서로 공금을 횡령하였다. 직원 P를 징계처분(파면)하시기 바랍니다.")]
+    history = [Turn("예술학교 회계 담당이 가짜 지출결의서로 운영비 빼돌린 건, 돈은 회수됐어?", "…", "deep")]
+    d = router.route("돈 빼돌린 직원 신분상 조치는?", history, retained)
+    assert d.follow_up and d.ordinals == [1]  # its words are the conversation's: that case, not a new search
+    money = [doc(1, "F1", text="조사원 인건비 3억 원이 낭비되었다.")]
+    assert router.route("낭비된 예산은?", [Turn("농지 조사 부실 사례", "…", "deep")], money).follow_up  # how much, of the case
 
 
 def test_a_follow_up_that_matches_a_shown_case_points_at_it(router):

@@ -46,6 +46,8 @@ def short_region_forms(name: str) -> set[str]:
 
 _YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
 """A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
+_ENGLISH_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
+"""A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
 _YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
@@ -149,7 +151,7 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
         return today.year - 1, today.year - 1
     if "올해" in text or "금년" in text or "this year" in text.lower():
         return today.year, today.year
-    found = [int(y) for y in _YEAR.findall(text)]
+    found = [y for y in map(int, _YEAR.findall(_ENGLISH_DATE.sub(" ", text))) if y <= today.year]  # '2050년 수요': a forecast's year, no audit's
     if found:
         return min(found), max(found)
     return None, None

@@ -368,8 +368,11 @@ class OfflineRouter:
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
         content = self._content(_BACK.sub(" ", q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
-        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q)  # not '그 건 2026년까지 고치라고 한 거야?'
+        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q) and not _of_the_case(q, y0, y1, _seen(retained))  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
+        if follow_up and len(ords) == 1 and len(content) >= 2 and (by_title := _named_case([content], retained, by_text=False)) and by_title != ords:
+            ords = by_title  # '세 번째 거, 하수도정비 중점관리지역 사업 얘기': the case its words name by title, whatever its place
+            why += "; the case its words name by title, not the one at that place"
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
             if len(parts) >= ords[0]:  # '…인가 건이랑 전주 등 집수리 지원 건 둘 다 알려줘' -> '두번째 거 자세히'
@@ -487,7 +490,7 @@ class OfflineRouter:
         if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
         content = self._content(q)
-        if _other_period(y0, y1, retained) and not (
+        if _other_period(y0, y1, retained) and not _of_the_case(q, y0, y1, seen) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         ):
             return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
@@ -534,7 +537,10 @@ class OfflineRouter:
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
-        return (True, False, None) if coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
+        if coverage(content, context) < CONTEXT_SHARE:
+            return False, True, None
+        shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
+        return True, False, 1 if len(shown_cases) == 1 else next(iter(_named_case([content], retained)), None)
 
     def _bare_count(self, q: str) -> bool:
         """'몇 건 / 몇 개' with nothing to count but findings: the question names no word beside
@@ -561,7 +567,7 @@ class OfflineRouter:
         words = {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
         if _MORE_CASES.search(q):
             return words  # '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나': cases of their own
-        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) else frozenset())
+        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) or words <= _MONEY else frozenset())  # '낭비된 예산은?'
         return words - of_case if len(words - of_case) <= 1 else words  # nothing but who, or how much, of the case shown
 
     def _new_organisation(self, q: str, seen: str, latin_only: bool = False) -> bool:
@@ -682,6 +688,17 @@ def _held(words: set[str], seen: str) -> int:
 def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
     """The question names a period none of the retained findings is from."""
     return y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in docs)
+
+
+_AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|inspect|report|anything", re.I)
+_MEASURE_ASKED = re.compile(r"몇|얼마|how (?:many|much|often)", re.I)
+
+
+def _of_the_case(q: str, y0: int, y1: int | None, seen: str) -> bool:
+    """A year the passages shown (``seen``) name, in a question that asks how many or how much and
+    not for an audit ('2012년 이후로 몇 번이나 올렸대?' of a case that tells its story since 2012): the
+    case's own time, not another audit's ('2021년에 따로 감사받은 기록도 있어?')."""
+    return y1 in (None, y0) and f"{y0}" in seen and bool(_MEASURE_ASKED.search(q)) and not _AUDIT_ASKED.search(q)
 
 
 def _said(history: list[Turn]) -> str:
