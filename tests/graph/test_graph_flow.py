@@ -81,7 +81,7 @@ def test_deep_happy_path():
 
 
 def test_nothing_relevant_rewrites_until_the_cap_then_says_so():
-    pol = ScriptedPolicies(track="deep", relevant=[False, False], useful=[False])
+    pol = ScriptedPolicies(track="deep", relevant=[False, False], useful=[False], institutions=["가람시"])
     svc = FakeServices(pol)
     state, _ = run(svc, "없는 주제")
     seq = nodes(state)
@@ -99,8 +99,8 @@ def test_nothing_relevant_rewrites_until_the_cap_then_says_so():
     assert state["answer"].startswith("없음") and state["retained_documents"] == []
     # after a rewrite the original and the rewritten query are searched together
     assert " | " in svc.searches[1][0]
-    # the rewrite relaxed the institutions filter
-    assert "institutions" not in svc.searches[-1][1]
+    # the rewrite relaxed the institutions filter the first search found nothing under
+    assert svc.searches[0][1]["institutions"] == ["가람시"] and "institutions" not in svc.searches[-1][1]
 
 
 def test_ungrounded_answer_regenerates_with_feedback():

@@ -116,7 +116,8 @@ _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what c
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
-    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note",
+    r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
+    r"|separate (?:issue|question|matter|topic)|\bswitching (?:over )?to\b(?! (?:the )?(?:first|second|third|earlier|previous|other) (?:case|one|finding))",
     re.I,
 )
 _BACK = re.compile(
