@@ -364,6 +364,9 @@ def test_explicit_topic_change_is_a_pivot(router):
     retained = [doc(1, "F1", inst="부산광역시 해운대구")]
     d = router.route("이건 다른 얘긴데, 해운대구 예산 문제는?", [Turn("해운대구 제척", "…", "deep")], retained)
     assert d.pivot and not d.follow_up
+    for q in ("Switching to the ministry: how long did it take?", "Separate issue: why was the unit price criticised?"):
+        assert router.route(q, [Turn("Haeundae-gu committee", "…", "deep")], retained).pivot, q
+    assert not router.route("switching to the second case, what was demanded?", [Turn("Haeundae-gu committee", "…", "deep")], retained).pivot
     # 'while we are on it' brings up another subject; 'X 말고 Y' sets one topic aside for another, in words
     # the case shown uses too
     retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
