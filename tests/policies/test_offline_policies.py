@@ -122,6 +122,7 @@ def test_years_and_ordinals():
     assert years("before the November 2023 login outage", today) == (None, None)  # an event's date
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
+    assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
     assert ordinals("tell me more about the third one") == [3]
@@ -366,7 +367,9 @@ def test_explicit_topic_change_is_a_pivot(router):
     assert d.pivot and not d.follow_up
     for q in ("Switching to the ministry: how long did it take?", "Separate issue: why was the unit price criticised?"):
         assert router.route(q, [Turn("Haeundae-gu committee", "…", "deep")], retained).pivot, q
-    assert not router.route("switching to the second case, what was demanded?", [Turn("Haeundae-gu committee", "…", "deep")], retained).pivot
+    for q in ("switching to the second case, what was demanded?", "Switching to the penalty: what did they get?",
+              "Is that a separate issue in the same report?"):  # a case or a facet shown, or no marker at all
+        assert not router.route(q, [Turn("Haeundae-gu committee", "…", "deep")], retained).pivot, q
     # 'while we are on it' brings up another subject; 'X 말고 Y' sets one topic aside for another, in words
     # the case shown uses too
     retained = [doc(1, "F1", inst="부산광역시 해운대구", text="위원 A는 제척 사유가 있는데도 심의에 참여하였다. 용역업체 대표와 친족이다.")]
@@ -716,6 +719,10 @@ def test_a_year_the_case_shown_tells_is_not_another_period(router):
     assert d.follow_up and d.ordinals == [1]  # how many, since a year its story names: the case's own time
     assert router.route("2021년에 따로 감사받은 기록도 있어?", history, retained).pivot  # another audit's period
     assert router.route("2015년 이후로 몇 번이나 올렸대?", history, retained).pivot  # a year the case does not name
+    assert router.route("2014년 감사에서 몇 번 지적됐어?", history, retained).pivot  # a year it names, of an audit
+    assert router.route("2014년엔 몇 건이었어?", history, retained).pivot  # a count of findings, not of the case's story
+    d = router.route("2014년 단가는 얼마였어?", history, [*retained, doc(2, "F2", text="보조금을 환수하지 않았다.")])
+    assert d.follow_up and d.ordinals == [1] and d.year_from is None  # the case that tells that year; no search filtered to it
 
 
 def test_a_place_in_a_list_gives_way_to_the_case_its_words_name_by_title(router):
@@ -727,6 +734,9 @@ def test_a_place_in_a_list_gives_way_to_the_case_its_words_name_by_title(router)
     d = router.route("두 번째 거, 하수도정비 중점관리지역 사업 얘기 좀 자세히", history, shown)
     assert d.follow_up and d.ordinals == [3]  # the user's words name the third card, whatever place they gave it
     assert router.route("두 번째 거 자세히", history, shown).ordinals == [2]
+    grants = [{**doc(n, f"G{n}", text=text), "finding_title": title} for n, text, title in (
+        (1, "보조금을 부정하게 받았다.", "보조금 부정수급 관리 부실"), (2, "보조금을 환수하지 않았다.", "보조금 환수 조치 미흡"))]
+    assert router.route("첫 번째 거 보조금 환수는 됐어?", history, grants).ordinals == [1]  # its own title holds half the words
 
 
 def test_a_follow_up_in_words_of_the_one_case_shown_points_at_it(router):

@@ -117,7 +117,9 @@ _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
     r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
-    r"|separate (?:issue|question|matter|topic)|\bswitching (?:over )?to\b(?! (?:the )?(?:first|second|third|earlier|previous|other) (?:case|one|finding))",
+    r"|(?:^|[.!?]\s+)(?:separate (?:issue|question|matter|topic)\b|switching (?:over )?to\b"
+    r"(?!\s+(?:the |that |this |its |their )?(?:first|second|third|fourth|fifth|last|earlier|previous|other|same|that|this|case\s*\d"
+    r"|penalt(?:y|ies)|dispositions?|sanctions?|actions?|demands?|remed(?:y|ies)|laws?|legal|basis|amount|money|costs?|response|opinion|details?)\b))",
     re.I,
 )
 _BACK = re.compile(
@@ -226,7 +228,7 @@ _CASES_ASKED = re.compile(r"(?:(?<![조물안사요용여문인])건|사례|케�
 however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
-_ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정"})
+_ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분"})
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
 _OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도청".split())
 """Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
@@ -234,6 +236,8 @@ when the question says nothing else: no subject of its own (not '구청이 앱 �
 _AMOUNT = re.compile(r"얼마|how much", re.I)
 _MONEY = frozenset("세금 혈세 예산 돈 국고 비용 낭비 손실 손해 버리 날리 money cost costs loss wasted waste".split())
 """Asked with '얼마' and nothing else, the money words say which amount ('세금은 얼마나 낭비됐대'), not what the case is."""
+_MONEY_LOST = frozenset("낭비 손실 손해 버리 날리 wasted waste loss".split())
+"""Money words that say it was lost: with nothing else, how much the case shown lost."""
 _LIKENESS = frozenset("비슷하 유사하 유사 다르 같 또 기관 지자체 부처 곳 similar other another like institution institutions agency agencies".split())
 """Words that ask for more cases like one shown (elsewhere), not for a pattern of their own."""
 BARE_NAME_CHARS = 10
@@ -369,11 +373,18 @@ class OfflineRouter:
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
         content = self._content(_BACK.sub(" ", q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
-        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q) and not _of_the_case(q, y0, y1, _seen(retained))  # not '그 건 2026년까지 고치라고 한 거야?'
+        own_time = _own_time(q, y0, y1, retained) if _other_period(y0, y1, retained) else []
+        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
+        if follow_up and own_time and not ords:
+            ords, y0, y1 = own_time, None, None  # that case, not a search filtered to that year
+            why += "; a year the case shown tells"
         if follow_up and len(ords) == 1 and len(content) >= 2 and (by_title := _named_case([content], retained, by_text=False)) and by_title != ords:
-            ords = by_title  # '세 번째 거, 하수도정비 중점관리지역 사업 얘기': the case its words name by title, whatever its place
-            why += "; the case its words name by title, not the one at that place"
+            cases = _shown_cases(retained)
+            at = key_terms(cases[ords[0] - 1][0].get("finding_title") or "") if ords[0] <= len(cases) else set()
+            if len(content & at) * 2 < len(content):  # not '첫 번째 거 보조금 환수는?' of a 보조금 case, another's title aside
+                ords, written = by_title, False  # '세 번째 거, 하수도정비 중점관리지역 사업 얘기': the case its words name by title
+                why += "; the case its words name by title, not the one at that place"
         if follow_up and ords and history and min(ords) > len(_shown_cases(retained)):
             parts = enumerated(history[-1].question)
             if len(parts) >= ords[0]:  # '…인가 건이랑 전주 등 집수리 지원 건 둘 다 알려줘' -> '두번째 거 자세히'
@@ -456,7 +467,8 @@ class OfflineRouter:
     ) -> tuple[bool, bool, int | None]:
         """(follow_up, pivot, matched). Only meaningful when documents are retained from earlier
         turns. ``matched`` is the position (1-based, as shown) of the shown finding a follow-up
-        matches, when that match is why it follows.
+        matches, when that match is why it follows: the ranker's, or the one case whose words (or
+        the conversation's) it uses.
 
         A reference ('그 건', '이 직원', 'same audit') follows, and so do cases 'like this' unless
         they name a new organisation or period; a new organisation, institution or
@@ -491,7 +503,7 @@ class OfflineRouter:
         if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
         content = self._content(q)
-        if _other_period(y0, y1, retained) and not _of_the_case(q, y0, y1, seen) and not (
+        if _other_period(y0, y1, retained) and not _own_time(q, y0, y1, retained) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         ):
             return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
@@ -541,7 +553,7 @@ class OfflineRouter:
         if coverage(content, context) < CONTEXT_SHARE:
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
-        return True, False, 1 if len(shown_cases) == 1 else next(iter(_named_case([content], retained)), None)
+        return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
 
     def _bare_count(self, q: str) -> bool:
         """'몇 건 / 몇 개' with nothing to count but findings: the question names no word beside
@@ -568,7 +580,8 @@ class OfflineRouter:
         words = {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
         if _MORE_CASES.search(q):
             return words  # '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나': cases of their own
-        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) or words <= _MONEY else frozenset())  # '낭비된 예산은?'
+        lost = words <= _MONEY and bool(words & _MONEY_LOST)  # '낭비된 예산은?'; not '아까 예산 건은?' (a case it goes back to)
+        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) or lost else frozenset())
         return words - of_case if len(words - of_case) <= 1 else words  # nothing but who, or how much, of the case shown
 
     def _new_organisation(self, q: str, seen: str, latin_only: bool = False) -> bool:
@@ -692,14 +705,19 @@ def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
 
 
 _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|inspect|report|anything", re.I)
-_MEASURE_ASKED = re.compile(r"몇|얼마|how (?:many|much|often)", re.I)
+_MEASURE_ASKED = re.compile(r"몇\s*(?:번|차례|회)|얼마|how (?:many times|much|often)", re.I)
+"""How many times, how much: asked of a case's own story; not '몇 건' (a count of findings)."""
 
 
-def _of_the_case(q: str, y0: int, y1: int | None, seen: str) -> bool:
-    """A year the passages shown (``seen``) name, in a question that asks how many or how much and
-    not for an audit ('2012년 이후로 몇 번이나 올렸대?' of a case that tells its story since 2012): the
-    case's own time, not another audit's ('2021년에 따로 감사받은 기록도 있어?')."""
-    return y1 in (None, y0) and f"{y0}" in seen and bool(_MEASURE_ASKED.search(q)) and not _AUDIT_ASKED.search(q)
+def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc]) -> list[int]:
+    """The shown cases (positions) whose passages name the one year a question names when it asks
+    how many times or how much and not for an audit ('2012년 이후로 몇 번이나 올렸대?' of a case that
+    tells its story since 2012): the case's own time, not another audit's period ('2021년에 따로
+    감사받은 기록도 있어?'); empty otherwise."""
+    if y0 is None or y1 != y0 or not _MEASURE_ASKED.search(q) or _AUDIT_ASKED.search(q) or _BARE_COUNT.search(q):
+        return []
+    year = re.compile(rf"(?<!\d){y0}(?!\d)")
+    return [n for n, docs in enumerate(_shown_cases(retained), start=1) if any(year.search(d.get("text") or "") for d in docs)]
 
 
 def _said(history: list[Turn]) -> str:
