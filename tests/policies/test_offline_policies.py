@@ -440,8 +440,8 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     past = [doc(1, "F7", text="선박검사를 받지 않은 선박이 출항하였다."), doc(2, "F8", text="상수도 관망 정밀조사 결과를 활용하지 않았다.")]
     d = router.route("아까 상수도 관망 건은 처분이 뭐였어?", history, past)
     assert d.follow_up and not d.goes_back and d.ordinals == [2]
-    for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?"):
-        assert router.route(q, history, past).goes_back, q
+    for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?", "아까 예산 낭비 건은?", "아까 세금 낭비한 건 처분은?", "아까 예산 건 얼마였어?"):
+        assert router.route(q, history, past).goes_back, q  # money words name the case gone back to, lost or not
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
@@ -723,6 +723,8 @@ def test_a_year_the_case_shown_tells_is_not_another_period(router):
     assert router.route("2014년엔 몇 건이었어?", history, retained).pivot  # a count of findings, not of the case's story
     d = router.route("2014년 단가는 얼마였어?", history, [*retained, doc(2, "F2", text="보조금을 환수하지 않았다.")])
     assert d.follow_up and d.ordinals == [1] and d.year_from is None  # the case that tells that year; no search filtered to it
+    for q in ("2014년에 다른 기관은 단가 얼마였어?", "2014년에 주의 처분 몇 번 받았어?"):  # other bodies; a disposition's count
+        assert router.route(q, history, retained).year_from == 2014, q
 
 
 def test_a_place_in_a_list_gives_way_to_the_case_its_words_name_by_title(router):
@@ -746,6 +748,8 @@ def test_a_follow_up_in_words_of_the_one_case_shown_points_at_it(router):
     assert d.follow_up and d.ordinals == [1]  # its words are the conversation's: that case, not a new search
     money = [doc(1, "F1", text="조사원 인건비 3억 원이 낭비되었다.")]
     assert router.route("낭비된 예산은?", [Turn("농지 조사 부실 사례", "…", "deep")], money).follow_up  # how much, of the case
+    two = [*money, {**doc(2, "F2", text="보조금을 목적 외로 썼다."), "finding_title": "예산 목적외 사용"}]
+    assert router.route("낭비된 예산은?", [Turn("농지 조사 부실 사례", "…", "deep")], two).ordinals == [1]  # not the case titled 예산
 
 
 def test_a_follow_up_that_matches_a_shown_case_points_at_it(router):

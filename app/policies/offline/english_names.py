@@ -37,7 +37,7 @@ AGENCY_ENGLISH: dict[str, tuple[str, ...]] = {
     "한국토지주택공사": ("Korea Land and Housing Corporation", "LH Corporation"),
     "한국문화예술위원회": ("Arts Council Korea", "ARKO"),
     "한국지역정보개발원": ("Korea Local Information Research and Development Institute", "KLID"),
-    "국가정보자원관리원": ("National Information Resources Service", "NIRS", "national data center", "national data centre"),
+    "국가정보자원관리원": ("National Information Resources Service", "NIRS"),
     "지방항공청": ("Regional Office of Aviation", "Regional Aviation Administration"),
     "선박해양플랜트연구소": ("Korea Research Institute of Ships and Ocean Engineering", "KRISO"),
     "해양수산과학기술진흥원": ("Korea Institute of Marine Science and Technology Promotion", "KIMST"),

@@ -48,7 +48,7 @@ _YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
 """A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-    r"\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
+    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
 """A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
 _YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")

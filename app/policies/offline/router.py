@@ -117,7 +117,7 @@ _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more
 _NEW_TOPIC = re.compile(
     r"다른 (얘|이야기|질문|주제)|화제를? 바꿔|주제를? 바꿔|넘어가서|switch(ing)? (topics?|gears)|another topic"
     r"|different (topic|question)|new topic|moving on|change of topic|그건 그렇고|그나저나|별개로|by the way|unrelated|separately|on another note"
-    r"|(?:^|[.!?]\s+)(?:separate (?:issue|question|matter|topic)\b|switching (?:over )?to\b"
+    r"|(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|alright|now)[,.]?\s+)?(?:(?:on |as )?(?:a )?separate (?:issue|question|matter|topic)\b|switching (?:over )?to\b"
     r"(?!\s+(?:the |that |this |its |their )?(?:first|second|third|fourth|fifth|last|earlier|previous|other|same|that|this|case\s*\d"
     r"|penalt(?:y|ies)|dispositions?|sanctions?|actions?|demands?|remed(?:y|ies)|laws?|legal|basis|amount|money|costs?|response|opinion|details?)\b))",
     re.I,
@@ -371,17 +371,18 @@ class OfflineRouter:
                 # in words the audit manual uses too, of the case just shown ('정산보고서 안 낸 지자체는 몇 곳이야?' after a
                 # settlement case): about that case, which a new question would take for one about the manual
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
-        content = self._content(_BACK.sub(" ", q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
+        content = self._content(_BACK.sub(" ", q), keep_money=bool(_BACK.search(q)))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
         own_time = _own_time(q, y0, y1, retained) if _other_period(y0, y1, retained) else []
         other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
-        if follow_up and own_time and not ords:
+        if follow_up and own_time and not ords and not (restated or sql_intent or disp or _OTHER.search(q) or _OTHER_CASES.search(q) or _asks_like_shown(q)):
             ords, y0, y1 = own_time, None, None  # that case, not a search filtered to that year
             why += "; a year the case shown tells"
         if follow_up and len(ords) == 1 and len(content) >= 2 and (by_title := _named_case([content], retained, by_text=False)) and by_title != ords:
             cases = _shown_cases(retained)
-            at = key_terms(cases[ords[0] - 1][0].get("finding_title") or "") if ords[0] <= len(cases) else set()
+            at = key_terms(cases[ords[0] - 1][0].get("finding_title") or "") if ords[0] <= len(cases) else set()  # (a written place counts
+            # in the last answer's list, which the retained cases follow unless a follow-up narrowed them)
             if len(content & at) * 2 < len(content):  # not '첫 번째 거 보조금 환수는?' of a 보조금 case, another's title aside
                 ords, written = by_title, False  # '세 번째 거, 하수도정비 중점관리지역 사업 얘기': the case its words name by title
                 why += "; the case its words name by title, not the one at that place"
@@ -416,7 +417,7 @@ class OfflineRouter:
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
-            wordwise = set().union(*(self._content(w) for w in q.split()))
+            wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
             # '그 건 …' names that case by title at most; '그 공사 시공사는 …', '그 직원은 …' by its passages too
             ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # else the case the answer led with
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
@@ -572,16 +573,18 @@ class OfflineRouter:
         total = sum(weights.values())
         return sum(w for t, w in weights.items() if t in context) / total if total else 0.0
 
-    def _content(self, q: str) -> set[str]:
+    def _content(self, q: str, keep_money: bool = False) -> set[str]:
         """The question's own content words: not the facet asked for, not institution names, not
-        'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own)."""
+        'other / similar cases' ('다른 기관에서 비슷한 사례는?' brings no pattern of its own);
+        ``keep_money``: money words stay, as in a question that goes back to a case by them ('아까
+        예산 낭비 건은?'), which are otherwise how much of the case shown."""
         asked = _LIKE_SHOWN.sub(" ", _OTHER_CASES.sub(" ", without_ordinals(q)))
         facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE)
         words = {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
         if _MORE_CASES.search(q):
             return words  # '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나': cases of their own
-        lost = words <= _MONEY and bool(words & _MONEY_LOST)  # '낭비된 예산은?'; not '아까 예산 건은?' (a case it goes back to)
-        of_case = _OF_THE_CASE | (_MONEY if _AMOUNT.search(q) or lost else frozenset())
+        lost = words <= _MONEY and bool(words & _MONEY_LOST)  # '낭비된 예산은?'; not '예산 건은?'
+        of_case = _OF_THE_CASE | (_MONEY if not keep_money and (_AMOUNT.search(q) or lost) else frozenset())
         return words - of_case if len(words - of_case) <= 1 else words  # nothing but who, or how much, of the case shown
 
     def _new_organisation(self, q: str, seen: str, latin_only: bool = False) -> bool:
@@ -613,7 +616,7 @@ class OfflineRouter:
         """The shown case (its position) a question that returns to something earlier names, its
         words of returning aside ('아까 상수도 관망 건은' -> the case about 상수도 관망); empty when it
         does not return or names none."""
-        return _named_case([self._content(_BACK.sub(" ", q))], retained) if _BACK.search(q) else []
+        return _named_case([self._content(_BACK.sub(" ", q), keep_money=True)], retained) if _BACK.search(q) else []
 
     def _of_shown(self, q: str, retained: list[Doc]) -> bool:
         """Half or more of the question's content words (two or more) are in the passages shown,
