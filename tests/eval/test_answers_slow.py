@@ -27,11 +27,13 @@ FLOORS = {
 CEILINGS = {"artefact_answers": 0.0, "false_abstention": 0.05, "chars_median": 900}
 ABSTENTION_F1_FLOOR = 0.85
 """Test reads 0.882 since a case must state the wrongdoing asked about (0.849 before); rounded down."""
-FOLLOW_UP_DECISIONS_FLOOR = 0.84
+FOLLOW_UP_DECISIONS_FLOOR = 0.85
 """The test split grew by a blind third batch (f3, 15 conversations, measured .68 blind): .835 over
 all 26 test conversations on the code that added it; .824 (one turn fewer, top-1 .781 -> .792) after
 follow-ups learned to name a shown case and the report's other findings; .851 over all 41 since bodies
-auditors name by acronym pivot and who or how much of the case shown follows; rounded down."""
+auditors name by acronym pivot and who or how much of the case shown follows; .858 since a forecast's
+or an event's year is no audit period and a follow-up in the words shown points at their case;
+rounded down."""
 
 
 @pytest.fixture(scope="module")
