@@ -26,7 +26,9 @@ PINNED = sorted(["근거 조항은?", "근거가 뭐야 의회 의결 받아야 
                  # the sixth: follow-ups, one ('정산보고서 안 낸 지자체는 몇 곳이야?') of the case shown in its words
                  "거긴 주의야 통보야?", "관련자 처분은 어디까지 갔어? 징계도 있어?", "정산보고서 안 낸 지자체는 몇 곳이야?", "총사업비 규모는?",
                  # the seventh: a follow-up and a pivot that keeps the pattern shown
-                 "몇 개 사업이 대상이야", "지자체 말고 중앙부처 쪽도 없어?"])
+                 "몇 개 사업이 대상이야", "지자체 말고 중앙부처 쪽도 없어?",
+                 # the eighth: follow-ups, answered from the reports
+                 "결함신고 의무 조항이 뭐야?", "낭비된 예산은?", "처분 종류는?"])
 """Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
 One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
 fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""
