@@ -373,8 +373,9 @@ class OfflineRouter:
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
         content = self._content(_BACK.sub(" ", q), keep_money=bool(_BACK.search(q)))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
-        own_time = _own_time(q, y0, y1, retained) if _other_period(y0, y1, retained) else []
-        other_period = _other_period(y0, y1, retained) and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
+        period = _other_period(y0, y1, retained)
+        own_time = _own_time(q, y0, y1, retained) if period else []
+        other_period = period and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and own_time and not ords and not (restated or sql_intent or disp or _OTHER.search(q) or _OTHER_CASES.search(q) or _asks_like_shown(q)):
             ords, y0, y1 = own_time, None, None  # that case, not a search filtered to that year
