@@ -10,7 +10,7 @@ from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.decline import decline
 from app.policies.offline.fields import Catalog, anaphoric, select_fields
-from app.policies.offline.intent import pattern
+from app.policies.offline.intent import named_organisations, pattern
 from app.policies.offline.lexicon import key_terms, squash
 from app.policies.offline.lookup import MAX_TOPIC_WORDS, topic_words
 from app.policies.offline.manual import answer_from_manual, asks_about_manual
@@ -111,9 +111,13 @@ class OfflinePolicies:
         return _offline(decline(question, gaps, nearest))
 
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
-        terms = self.glossary.checkable_terms(self._catalog().canonical(question), self._idf)  # '전남도청' is answered by 전라남도's findings
-        if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings
-            terms |= key_terms(" ".join(self._catalog().find(question)))
+        text = self._catalog().canonical(question)  # '전남도청' is answered by 전라남도's findings
+        named: set[str] = set()
+        if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings, not by its English words
+            for name in named_organisations(question):
+                text = text.replace(name, " ")
+            named = key_terms(" ".join(self._catalog().find(question)))
+        terms = self.glossary.checkable_terms(text, self._idf) | named
         return _offline(verifier.verify(question, answer, docs, terms))
 
     def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:

@@ -117,8 +117,8 @@ def korean_names(english: str) -> list[str]:
 
 
 def words(text: str) -> str:
-    """English text as ' word word … ' (lower case, hyphens and punctuation as spaces)."""
-    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+    """English text as ' word word … ' (lower case, hyphens and punctuation as spaces, '&' as 'and')."""
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("&", " and "))) + " "
 
 
 def mentions_stem(text: str, stem: str) -> bool:
@@ -132,7 +132,7 @@ _HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commissio
 appear inside findings as where a case happened, and an English name cannot be looked up in the
 Korean text to tell."""
 _EN_ORG_NAME = re.compile(
-    rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
+    rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
 )
 _OWN = re.compile(r"board of audit|\bBAI\b", re.I)
 
@@ -172,7 +172,9 @@ def romanised_local(name: str) -> bool:
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}(?![A-Za-z])")
 _ACRONYMS = frozenset(f for forms in AGENCY_ENGLISH.values() for f in forms if _ACRONYM.fullmatch(f))
 def _forms_rule(forms: list[str], flags: int = 0) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z-])(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?![A-Za-z-])", flags)
+    """Any of ``forms`` as a name of its own; 'and' and '&' either way ('Research & Development Institute')."""
+    written = [re.sub(r"\\ (?:and|\\?&)\\ ", r"\\s+(?:and|&)\\s+", re.escape(f)) for f in sorted(forms, key=len, reverse=True)]
+    return re.compile(r"(?<![A-Za-z-])(?:" + "|".join(written) + r")(?![A-Za-z-])", flags)
 
 
 _NAMES = [f for forms in AGENCY_ENGLISH.values() for f in forms if re.search(r"[A-Z]", f) and not _ACRONYM.fullmatch(f)]
