@@ -66,6 +66,10 @@ def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quo
     day = [q.text for q in quotes.sentences("국토교통부는 2015. 12.\n1. 한국공항공사에 공문을 보내 재원조달방안을 협의하였다.\n"
                                             "1. 이 항목은 목록의 첫 번째 항목이다.")]
     assert day == ["국토교통부는 2015. 12. 1. 한국공항공사에 공문을 보내 재원조달방안을 협의하였다.", "1. 이 항목은 목록의 첫 번째 항목이다."]
+    # a date closing a bracket ends no sentence ('감사기간(2024. 3. 27.~5. 10.) 중 …')
+    period = [q.text for q in quotes.sentences(
+        "그런데 강원도는 결산검사로 오류를 찾아 수정한 사례가 없어 이번 감사기간(2024. 3. 27.~5. 10.) 중 재무제표에 대한 검사를 수행해 보았다.")]
+    assert period == ["그런데 강원도는 결산검사로 오류를 찾아 수정한 사례가 없어 이번 감사기간(2024. 3. 27.~5. 10.) 중 재무제표에 대한 검사를 수행해 보았다."]
 
 
 def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():
