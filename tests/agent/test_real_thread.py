@@ -256,6 +256,7 @@ def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent,
     assert not {"선례", "본부", "해수부", "문체부", "매기"} & tools.pattern_nouns(
         "과태료를 안 매기고 있었으면 본부(해수부)랑 문체부 선례는?")
     assert not {"건의", "기부"} & tools.pattern_nouns("기상특보 출항 건의 처분 수위는? 과기부랑 행안부 각각")
+    assert tools.pattern_nouns("병가 받아 놓고 해외에 나가 있던 직원, 예전 감사에선 어떤 처분이었어?") == {"병가", "해외", "직원"}  # not when it was
     # a wrongdoing no case shown states: declined, saying what the nearest cases lack in the user's words
     r = agent.ask(q, "near-miss-1")
     assert r["coverage"] == "none", r["answer"]
