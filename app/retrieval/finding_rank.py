@@ -124,6 +124,8 @@ class FindingRanker:
         allowed = None if scope.is_empty() else {p.id for p in self.index.all_profiles() if scope.matches(_meta(p))}
         qv = self.embedder.embed_queries([query])[0]
         absent = self.index.absent(terms)
+        asked = terms if pattern_terms is None else pattern_terms
+        distinct = float(len(self.index.distinctive(asked)))
         scoped = 1.0 if (filters.institutions or filters.report_ids or filters.finding_ids) else 0.0
         named = set(filters.institutions)
         own = {p.id for p in self.index.all_profiles() if p.own_institutions & named} if named else set()
@@ -133,14 +135,14 @@ class FindingRanker:
             stated = self.index.profile(s.finding_id).full_terms
             missing = tuple(said for act, said in acts if not act.stated_in(stated))
             lacks[s.finding_id] = () if either and len(missing) < len(acts) else missing
-            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}
+            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "distinct": distinct, "scoped": scoped,
+                       "lacks_act": float(bool(lacks[s.finding_id]))}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
         best = max((r.probability for r in out), default=0.0)
         for r in out:  # about the named institution, and a match for the question (or its findings are what is asked)
             about = r.finding_id in own and (listing or r.probability >= ABOUT_SHARE * best)
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
-        asked = terms if pattern_terms is None else pattern_terms
         return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))))
                 if i < MAX_FINDINGS else r
                 for i, r in enumerate(out)]

@@ -83,6 +83,15 @@ def answerable_probability(question: str, best: Doc) -> float:
     return ANSWERABLE_MODEL.probability(x)
 
 
+def names_it(question: str, best: Doc) -> bool:
+    """The best finding uses every distinctive noun of a Korean question, and there is one: what
+    few findings name ('표창 취소', '어촌계', '전수조사'), the question names, and this finding too. Dev,
+    first search, on the questions the model declines (105 of 338 it decides): 6 such, 5 answerable,
+    the best finding gold for all 5. In the graph (dev, 533 questions): false abstentions .103 ->
+    .086, abstained unanswerable .755 -> .741, abstention F1 .777 -> .781, nuggets +0.008."""
+    return language(question) != "en" and (best.get("signals") or {}).get("distinct", 0.0) >= 1 and not best.get("unmatched")
+
+
 def _manual(docs: list[Doc]) -> GradeBatch:
     best = max(float(d.get("score") or 0.0) for d in docs)
     grades = []
@@ -120,6 +129,8 @@ def grade(question: str, docs: list[Doc], asked: str = "") -> GradeBatch:
         best = None  # only a finding far down states it ('음주' asked of 어선 출항 cases: a 체육시설 finding that mentions 음주)
     if best is not None and (best.get("signals") or {}).get("scoped"):
         answerable = 1.0  # an institution or report the store holds was named: list what it has
+    elif best is not None and names_it(question, best):
+        answerable = max(answerable, ANSWERABLE_MIN)
     kept_findings: set[str] = set()
     if best is not None and answerable >= ANSWERABLE_MIN:
         keep = KEEP_SEVERAL if asks_for_several(asked or question) else KEEP_MIN
