@@ -9,7 +9,8 @@ finding's probability of answering the question (``finding_score``) and the feat
    finding's probability, its key-term coverage (profile and whole finding), how much of the
    question no finding mentions at all (``absent``), its hubness-corrected cosine (CSLS) and the
    question's language; below ``ANSWERABLE_MIN`` nothing is relevant and, after the capped
-   rewrites, the turn abstains.
+   rewrites, the turn abstains. Unless the best finding uses every distinctive noun of a Korean
+   question (``names_it``): what few findings name, the question names, and that finding too.
 2. Which findings? The best one, and any other whose probability is at least ``KEEP_MIN``, or
    ``KEEP_SEVERAL`` when the question asks for every finding that fits (``intent.asks_for_several``:
    a list, cases in the plural, an institution's findings); when the question names institutions,
