@@ -40,6 +40,9 @@ def test_catalog_writes_short_forms_as_stored():
     assert cat.find("전남도청한테 조치하라고 한 거") == ["전라남도"]  # a province by its government's office
     assert cat.find("전라남도 곡성군 건") == ["전라남도 곡성군"]
     assert cat.find("광주·전남·전북 도시재생사업 감사") == [] and cat.find("전남 도로 공사") == []  # regions, not governments
+    assert cat.find("전남도 몫으로 나온 주문사항은?") == ["전라남도"] and cat.find("전북도는?") == ["전라북도"]  # a word of its own
+    assert cat.find("전북도시재생 사업") == [] and cat.find("전남도로 확장") == [] and cat.find("경북도 건") == []  # not held
+    assert cat.canonical("곡성군 말고 전남도 몫은") == "전라남도 곡성군 말고 전라남도 몫은"
     assert cat.canonical("전남도청한테 해수부가 뭐 했어") == "전라남도한테 해양수산부가 뭐 했어"
     assert cat.canonical("부산광역시 해운대구 건, 해운대구청 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
     assert cat.canonical("해운대구청년 일자리, 전북 도시재생") == "해운대구청년 일자리, 전북 도시재생"  # not inside other words

@@ -22,7 +22,8 @@ from app.policies.offline.lexicon import (
 from graph.schemas import FieldSelection
 
 # Provinces by their government's office as auditors write it ('전남도청'), the province itself only
-# (not '전라남도 곡성군'). Not '전남' or '전남도': squashed, '광주·전남·전북 도시재생' and '전남 도로' contain them.
+# (not '전라남도 곡성군'). Not '전남' or '전남도': squashed, '광주·전남·전북 도시재생' and '전남 도로' contain them
+# (``_PROVINCE_WORD`` reads '전남도' written as a word).
 PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {
     "전라남도": ("전남도청",),
     "전라북도": ("전북도청",),
@@ -32,6 +33,8 @@ PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {
     "경상남도": ("경남도청",),
     "경상북도": ("경북도청",),
 }
+_PROVINCE_WORD = re.compile(r"(?<![가-힣])([전경충][남북])도(?:청)?(?=$|[^가-힣]|[은는이가을를의에와과도한께만랑](?![가-힣]))")
+"""... though written as a word of its own they name the province ('전남도 몫으로', '경북도는'): not '전남 도로', '전북도시재생'."""
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
 def short_region_forms(name: str) -> set[str]:
@@ -99,6 +102,8 @@ class Catalog:
                     found.extend(n for n in sorted(self.aliases[form]) if n not in found)
                     break
                 start = flat.find(form, start + 1)
+        for m in _PROVINCE_WORD.finditer(text):  # '전남도 몫': the province, when the store holds it
+            found.extend(n for n in self.aliases.get(f"{m.group(1)}도청", ()) if n not in found)
         if re.search(r"[A-Za-z]{2}", text):
             found.extend(n for n in self.find_english(text) if n not in found)
         return found
@@ -129,7 +134,11 @@ class Catalog:
             form = squash(m.group(0))
             return named.get(form) or named.get(form.removesuffix("청")) or m.group(0)
 
-        return rule.sub(stored, text)
+        def province(m: re.Match[str]) -> str:
+            held = sorted(self.aliases.get(f"{m.group(1)}도청", ()))
+            return held[0] if held else m.group(0)
+
+        return _PROVINCE_WORD.sub(province, rule.sub(stored, text))
 
     def find_english(self, text: str) -> list[str]:
         """Canonical names an English text names: by official English name or acronym
