@@ -53,7 +53,7 @@ _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
 _APPEARS = frozenset("연루 등장".split())
 """How an organisation appears ('산업은행이 연루된 건'): the request, not the pattern."""
-_WHEN = frozenset("예전 나중 당시 그때 요즘 지난번 최근".split())
+_WHEN = frozenset("예전 과거 옛날 나중 당시 그때 요즘 지난번 최근 작년 재작년 지난해 올해 금년".split())
 """When the asker places it ('예전 감사에선', '나중에 알고서도'): the request's frame, not the pattern."""
 _ABBREVIATED = ("연구원", "진흥원", "위원회", "사업단", "센터", "공단", "공사", "재단", "협회", "조합", "은행", "본부", "청")
 """Suffixes a short name keeps whole when it shortens the words before them ('농기센터')."""

@@ -30,7 +30,8 @@ later-turn decisions 0.917 -> 0.921; but test read once: answer-set conversation
 gain, so the order stays the model's; ``unmatched`` only tells the answer what its case lacks.
 
 Each returned chunk carries ``finding_score`` (p) and ``signals`` (the features plus the
-question-level ``absent`` share and ``scoped``: the filters name an institution or report), which the offline grader uses to decide whether anything
+question-level ``absent`` share and ``scoped``: the filters name an institution or report; for the best
+``MAX_FINDINGS``, ``distinct``: how many distinctive nouns the question has), which the offline grader uses to decide whether anything
 answers the question at all. When the question asks for an institution's findings as such
 (``listing``), the findings about it (its responsible or action organisation; ``about`` = 1) come
 before those that only share a report with it: '곡성군의회 관련 지적' is not every finding of the
@@ -135,15 +136,15 @@ class FindingRanker:
             stated = self.index.profile(s.finding_id).full_terms
             missing = tuple(said for act, said in acts if not act.stated_in(stated))
             lacks[s.finding_id] = () if either and len(missing) < len(acts) else missing
-            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "distinct": distinct, "scoped": scoped,
-                       "lacks_act": float(bool(lacks[s.finding_id]))}
+            signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}
             out.append(RankedFinding(s.finding_id, self.model.probability(x), signals))
         best = max((r.probability for r in out), default=0.0)
         for r in out:  # about the named institution, and a match for the question (or its findings are what is asked)
             about = r.finding_id in own and (listing or r.probability >= ABOUT_SHARE * best)
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
-        return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))))
+        return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))),
+                        signals={**r.signals, "distinct": distinct})  # (only where ``unmatched`` was read: the grader's ``names_it``)
                 if i < MAX_FINDINGS else r
                 for i, r in enumerate(out)]
 

@@ -159,7 +159,7 @@ class FindingIndex:
         return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
 
     def distinctive(self, query_terms: Iterable[str]) -> set[str]:
-        """The question's distinctive nouns (``UNMATCHED_MAX_SHARE``), whichever finding uses them."""
+        """The question's distinctive nouns (``UNMATCHED_MAX_SHARE``): those at most a few findings use, or none."""
         self._ensure()
         most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(self.profiles))
         return {t for t in set(query_terms) if self._df.get(t, 0) <= most and _HANGUL.search(t) and len(t) > 1 and is_noun(t)}

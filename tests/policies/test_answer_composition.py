@@ -70,6 +70,9 @@ def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quo
     period = [q.text for q in quotes.sentences(
         "그런데 강원도는 결산검사로 오류를 찾아 수정한 사례가 없어 이번 감사기간(2024. 3. 27.~5. 10.) 중 재무제표에 대한 검사를 수행해 보았다.")]
     assert period == ["그런데 강원도는 결산검사로 오류를 찾아 수정한 사례가 없어 이번 감사기간(2024. 3. 27.~5. 10.) 중 재무제표에 대한 검사를 수행해 보았다."]
+    for text in ("담양군은 보조금 3억 원을 사업자에게 교부하였다.(2023. 5. 1.) 그러나 사업은 추진되지 않았고 정산도 하지 않았다.",  # a sentence ended before it
+                 "감사 실시 기간과 대상 사업의 범위(2024. 3. 27.~5. 10.)\n그러나 사업은 추진되지 않았고 정산도 하지 않았다."):  # a line of its own
+        assert [q.text for q in quotes.sentences(text)][-1] == "그러나 사업은 추진되지 않았고 정산도 하지 않았다.", text
 
 
 def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():

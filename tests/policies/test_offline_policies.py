@@ -81,6 +81,8 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     q = "Did the Korea Local Information Research & Development Institute (KLID) get any demands?"
     assert named_organisations(q) == ["Korea Local Information Research & Development Institute"]
     assert korean_names(named_organisations(q)[0]) == ["한국지역정보개발원"]
+    assert named_organisations("Did the Korea Water Resources Corporation & Ministry of Environment share blame?") == [
+        "Korea Water Resources Corporation", "Ministry of Environment"]  # two bodies listed, not one
     assert named_organisations("Did Gyeonggi province get flagged?") == ["Gyeonggi province"]
     assert named_organisations("Did the city council or the county office approve it?") == []
     for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same",
@@ -142,6 +144,7 @@ def test_years_and_ordinals():
     assert ordinals("2025년 지적") == []
     assert ordinals("who draws up the plans for the second phase?") == [] and ordinals("a third party's bid") == []  # a noun they order
     assert ordinals("For the second one, was anyone charged?") == [2]
+    assert ordinals("in the first months of the contract") == [] and ordinals("the first steps it took") == []
 
 
 def test_fields_resolve_that_institution_from_retained_documents():
@@ -675,6 +678,20 @@ def test_a_short_form_of_an_institution_is_answered_by_its_findings(router):
     assert not p.verify("경남도청한테 직접 조치하라고 요구된 거 있어?", answer, docs).value.useful
 
 
+def test_an_english_question_is_answered_by_the_findings_of_the_body_it_names(router):
+    from app.policies.offline import OfflinePolicies
+
+    in_reports = {"korea", "institute", "information", "local", "tax"}  # English words the reports use too
+    p = OfflinePolicies(router.embedder, lambda: Catalog.build([*CATALOG.names, "한국지역정보개발원"]), GLOSSARY,
+                        lambda t: 1.0 if not t.isascii() or t in in_reports else None)
+    docs = [doc(1, "F1", inst="한국지역정보개발원", text="한국지역정보개발원은 기존 데이터의 오류를 개선하지 않은 채 시스템을 개통하였다.")]
+    answer = AnalystAnswer(sentences=[AnswerSentence(text="데이터 오류 [1]", citations=[1], quote="기존 데이터의 오류를 개선하지 않은 채 시스템을 개통하였다.")])
+    # its English name is checked as the body it names, not as English words no Korean passage holds
+    assert p.verify("What was the Korea Local Information Research & Development Institute found to have done?", answer, docs).value.useful
+    # a name the store does not resolve keeps its words: they are what the answer must cover
+    assert not p.verify("What went wrong with the Local Tax Administration system rollout?", answer, docs).value.useful
+
+
 def test_a_bare_question_right_after_a_case_asks_about_it(router):
     retained = [doc(1, "F1", inst="한국토지주택공사", text="입찰 참가자격을 중소기업으로 제한하였다.")]
     history = [Turn("Any cases where a public corporation limited bidding to small businesses?", "…", "deep")]
@@ -958,9 +975,14 @@ def test_english_pointers_and_searches_of_a_subject_of_their_own():
         d = english.route(q, history, shown)
         assert d.pivot and not d.follow_up, q
     # not a facet of the case shown, cases like it, nor a subject it points at
-    for q in ("Any criminal charges?", "any others like that where a botched appraisal cost money",
+    for q in ("Any criminal charges?", "Any criminal charges filed?", "Any money clawed back?", "Any idea why the contractor was never penalised?",
+              "Was there any disciplinary action against the officials involved?", "Is there any deadline for the city to fix the problem?",
+              "any others like that where a botched appraisal cost money", "Anything on the rental housing demand survey?",
               "Is there anything in it about the rental housing demand survey?"):
         assert not english.route(q, history, shown).pivot, q
+    # 'that' opening a clause after a verb of saying points at nothing
+    from app.policies.offline.fields import anaphoric
+    assert not anaphoric("Is it true that port authorities skipped safety inspections?") and anaphoric("Was that city also behind?")
 
 
 def test_a_year_the_case_shown_tells_in_its_own_words(router):
@@ -971,3 +993,6 @@ def test_a_year_the_case_shown_tells_in_its_own_words(router):
     assert router.route("2023년 중점관리지역 사업 감사도 있었어?", history, retained).pivot  # an audit of that year
     assert router.route("2023년엔 몇 건이었어?", history, retained).pivot  # a count, in no words of the case
     assert router.route("2023년에 상수도 관망 누수 사업은 몇 건이었어?", history, retained).pivot  # words of another case
+    for q in ("2023년에도 침수 시뮬레이션 잘못한 사례 있어?", "2023년 중점관리지역 침수 시뮬레이션 잘못한 사례 더 있어?"):  # cases of that year asked for
+        d = router.route(q, history, retained)
+        assert d.pivot and d.year_from == 2023, q

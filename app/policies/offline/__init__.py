@@ -9,6 +9,7 @@ from typing import Any
 from app.embeddings.interface import Embedder
 from app.policies.offline import analyst, chat, grader, report, rewriter, verifier
 from app.policies.offline.decline import decline
+from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import Catalog, anaphoric, select_fields
 from app.policies.offline.intent import named_organisations, pattern
 from app.policies.offline.lexicon import key_terms, squash
@@ -115,7 +116,8 @@ class OfflinePolicies:
         named: set[str] = set()
         if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings, not by its English words
             for name in named_organisations(question):
-                text = text.replace(name, " ")
+                if self._catalog().find(name) or korean_names(name):  # a body it knows; not 'Local Tax Administration'
+                    text = text.replace(name, " ")
             named = key_terms(" ".join(self._catalog().find(question)))
         terms = self.glossary.checkable_terms(text, self._idf) | named
         return _offline(verifier.verify(question, answer, docs, terms))

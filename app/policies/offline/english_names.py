@@ -132,7 +132,7 @@ _HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commissio
 appear inside findings as where a case happened, and an English name cannot be looked up in the
 Korean text to tell."""
 _EN_ORG_NAME = re.compile(
-    rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
+    rf"\b((?:(?!{_HEAD}\b)[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
 )
 _OWN = re.compile(r"board of audit|\bBAI\b", re.I)
 

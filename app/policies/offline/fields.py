@@ -229,10 +229,36 @@ ANAPHORA = (
 _ANAPHOR = re.compile("|".join(rf"(?<![가-힣a-z]){re.escape(a)}" for a in ANAPHORA))
 
 
+_POINTED = re.compile(
+    r"\b(?:that|this)\s+(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
+    r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
+    r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
+    r"|\b(?:those|these)\s+(?:cities|counties|districts|provinces|towns|ministries|agencies|bodies|offices|companies|firms|contractors|"
+    r"operators|projects|programm?e?s|apps|systems|facilities|airports|ports|buildings|employees|officials|officers|workers|schools|"
+    r"cent(?:er|re)s|funds|loans|grants|subsidies|contracts|plans|surveys|payments|amounts|procedures|rules|ships|boats|vessels|people|staff)\b",
+    re.I,
+)
+"""A body or thing the last answer showed, pointed at in English ('claw back … from that city', 'those
+procedures'); not 'an app that hardly anyone used', nor a clause after a verb of saying (``_SAYING``)."""
+_SAYING = frozenset(
+    "true said say says find found finds show shows showed shown admit admitted claim claimed clear sure so know knew think thought "
+    "note noted report reported mean means conclude concluded state stated argue argued believe suggest suggested confirm confirmed "
+    "assume assumed ensure ensured notice noticed given fact".split()
+)
+"""Words after which 'that' opens a clause ('Is it true that port authorities …', 'did it find that city halls …')."""
+
+
+
 def anaphoric(text: str) -> bool:
     """The text points back with one of ``ANAPHORA``, as words of their own ('그중에', 'that case';
-    not the '이 중' inside '분류기준이 중앙')."""
-    return bool(_ANAPHOR.search(text.lower()))
+    not the '이 중' inside '분류기준이 중앙'), or at a body or thing shown (``_POINTED``: 'that city')."""
+    if _ANAPHOR.search(text.lower()):
+        return True
+    for m in _POINTED.finditer(text):
+        before = re.findall(r"[A-Za-z]+", text[: m.start()])
+        if not (m.group(0)[:4].lower() == "that" and before and before[-1].lower() in _SAYING):
+            return True
+    return False
 
 
 REPORT_ANAPHORA = re.compile(

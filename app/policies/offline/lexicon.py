@@ -92,7 +92,7 @@ _ORDINAL = re.compile(
     r"(\d{1,2})\s*(?:번째|번\s*(?:항목|지적|사례|건|finding)?|항목|\.\s*항목)"
     r"|(첫|두|세|네|다섯)\s*(?:번째|째)|(첫째|둘째|셋째|넷째)"
     r"|\b(first|second|third|fourth|fifth)\b(?![\s-]+(?:phase|stage|round|half|quarter|time|times|year|years|term|period|floor|generation"
-    r"|wave|batch|tier|class|grade|place|step|part|line|party|parties|hand|level|degree|instance|draft|week|month|day|session)\b)|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b"
+    r"|wave|batch|tier|class|grade|place|step|part|line|party|parties|hand|level|degree|instance|draft|week|month|day|session)s?\b)|(?:item|finding|number|no\.?)\s*#?(\d{1,2})\b"
     r"|(?<![가-힣])(앞|뒤|나중)(?:에|엣)?\s*(?:말한\s*)?(?:꺼|거|것|건|사례)(?:는|은|도|랑|이랑|하고|이|가|를|을)?(?![가-힣])"
     r"|\bthe (former|latter)(?=\s*(?:one|case|finding|item)?\s*(?:[?.!,;]|$))",
     re.IGNORECASE,

@@ -76,27 +76,19 @@ _DEMONSTRATIVE = re.compile(
     r"|(?:^|\s)이번\s*(?:건|사례|지적|감사)",
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
-_POINTED = re.compile(
-    r"\b(?:that|this)\s+(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
-    r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
-    r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
-    r"|\b(?:those|these)\s+(?:cities|counties|districts|provinces|towns|ministries|agencies|bodies|offices|companies|firms|contractors|"
-    r"operators|projects|programm?e?s|apps|systems|facilities|airports|ports|buildings|employees|officials|officers|workers|schools|"
-    r"cent(?:er|re)s|funds|loans|grants|subsidies|contracts|plans|surveys|payments|amounts|procedures|rules|ships|boats|vessels|people|staff)\b",
-    re.I,
-)
-"""The same in English ('claw back … from that city', 'those procedures'); not 'an app that hardly anyone used'."""
 _ANY_SEARCH = re.compile(
     r"^(?:(?:and|so|also|ok(?:ay)?|now|then|right)[,.]?\s+)?(?:(?:is|was|are|were) there\s+|(?:do|did) (?:you|we) (?:have|find)\s+"
-    r"|(?:have )?(?:you |we )?got\s+)?(?:any|anything)\b(?!\s+(?:else|more|others?|similar|like)\b)",
+    r"|(?:have )?(?:you |we )?got\s+)?(?:anything\s+(?:on|about|regarding|concerning|involving|related to)"
+    r"|any\s+(?:[\w-]+\s+){0,2}?(?:cases?|findings?|audits?|examples?|projects?|programm?e?s?|instances?|reports?)"
+    r"\s+(?:where|of|on|about|regarding|concerning|involving|in which|with|that|for))\b",
     re.I,
 )
-_ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|this|these|those|there|same)\b", re.I)
+_ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|he|she|him|her|his|this|these|those|there|same|such)\b", re.I)
 ANY_SEARCH_WORDS = 3
 """'Anything on illegal groundwater wells being dug on farmland?', 'Any regeneration projects where …': after a
 case was shown, a search for a subject of its own (11 of the 13 such later turns in the gold conversations
 pivot; the other two ask for cases like the one shown), when it names one in this many words or more and points
-at nothing; not 'Any criminal charges?' of the case shown."""
+at nothing; not 'Any criminal charges filed?' nor 'Was there any disciplinary action …?' of the case shown."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 _FINDING_UNITS = rf"지적(?:\s*사항)?|처분|{_DISPOSITION_WORDS}|경고|사례|감사(?:\s*결과)?|보고서|기관"
@@ -324,7 +316,7 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q) or _POINTED.search(q))
+        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
@@ -501,7 +493,8 @@ class OfflineRouter:
         when its pattern is the one shown (most of its IDF-weighted words are in what was shown)
         and pivots when the pattern is its own; it follows when a finding shown scores near the
         best one (at whatever level: '누가 책임졌어' matches nothing much, but what was shown as
-        well as anything), pivots when a
+        well as anything), pivots when it asks in English for anything on a subject of its own
+        (``_searches_anything``) or when a
         finding not shown matches it clearly, and otherwise follows when its words come from what
         was shown."""
         if not retained or track == "chat":
@@ -525,8 +518,9 @@ class OfflineRouter:
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
-        if _searches_anything(q) and not (_OTHER_CASES.search(q) or _LIKE_SHOWN.search(q)):
-            return False, True, None  # 'Is there anything on anti-doping testing at national sports events?'
+        if _searches_anything(q) and not (_OTHER_CASES.search(q) or _LIKE_SHOWN.search(q) or self._of_shown(q, retained)):
+            return False, True, None  # 'Is there anything on anti-doping testing at national sports events?'; not
+            # 'Anything on the rental housing demand survey?' of a case about it
         content = self._content(q)
         if _other_period(y0, y1, retained) and not _own_time(q, y0, y1, retained, content) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
@@ -735,6 +729,8 @@ _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|i
 _MEASURE_ASKED = re.compile(r"몇\s*(?:번|차례|회)|얼마|how (?:many times|much|often)", re.I)
 """How many times, how much: asked of a case's own story; not '몇 건' (a count of findings)."""
 OWN_WORDS = 3
+_ALSO_IN_YEAR = re.compile(r"년(?:도)?(?:에|에는|엔)?도(?![가-힣])|\bin\s+(?:19|20)\d{2}\s+(?:too|as well)\b", re.I)
+"""'2023년에도 …': the same in that year, another period asked."""
 """... or a question with this many content words or more, two thirds of them in the case's passages."""
 
 
@@ -745,9 +741,10 @@ def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc], conte
     since 2012, '2023년분 중점관리지역 사업은 몇 건을 다시 시뮬레이션하라고 했어?' of a case about them):
     the case's own time, not another audit's period ('2021년에 따로 감사받은 기록도 있어?', '2014년엔 몇
     건이었어?'); empty otherwise."""
-    if y0 is None or y1 != y0 or _AUDIT_ASKED.search(q):
-        return []
+    if y0 is None or y1 != y0 or _AUDIT_ASKED.search(q) or _CASES_ASKED.search(q) or _MORE_CASES.search(q) or _ALSO_IN_YEAR.search(q):
+        return []  # not '2023년에도 침수 시뮬레이션 잘못한 사례 있어?'
     measured = bool(_MEASURE_ASKED.search(q)) and not _BARE_COUNT.search(q)
+    content = {t for t in content if not t.isdigit()}  # the year is in the case's passages by then
     if not measured and len(content) < OWN_WORDS:
         return []
     year = re.compile(rf"(?<!\d){y0}(?!\d)")
