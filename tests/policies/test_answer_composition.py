@@ -73,6 +73,8 @@ def test_a_date_broken_over_lines_stays_in_its_sentence_and_headings_are_not_quo
     for text in ("담양군은 보조금 3억 원을 사업자에게 교부하였다.(2023. 5. 1.) 그러나 사업은 추진되지 않았고 정산도 하지 않았다.",  # a sentence ended before it
                  "감사 실시 기간과 대상 사업의 범위(2024. 3. 27.~5. 10.)\n그러나 사업은 추진되지 않았고 정산도 하지 않았다."):  # a line of its own
         assert [q.text for q in quotes.sentences(text)][-1] == "그러나 사업은 추진되지 않았고 정산도 하지 않았다.", text
+    ship = "해양경찰청 경비함(2023. 5. 1.) 출항 시 기상특보 발효 여부에 대한 점검을 하지 않았다."  # a noun ending like a clause
+    assert [q.text for q in quotes.sentences(ship)] == [ship]
 
 
 def test_table_debris_is_not_quoted_and_a_persons_response_weighs_less():

@@ -43,6 +43,7 @@ def test_catalog_writes_short_forms_as_stored():
     assert cat.find("전남도 몫으로 나온 주문사항은?") == ["전라남도"] and cat.find("전북도는?") == ["전라북도"]  # a word of its own
     assert cat.find("전북도시재생 사업") == [] and cat.find("전남도로 확장") == [] and cat.find("경북도 건") == []  # not held
     assert cat.canonical("곡성군 말고 전남도 몫은") == "전라남도 곡성군 말고 전라남도 몫은"
+    assert cat.find("전남도에서 받은 지적") == ["전라남도"] and cat.find("전남도 곡성군 건") == ["전라남도 곡성군"]  # a county's province names the county
     assert cat.canonical("전남도청한테 해수부가 뭐 했어") == "전라남도한테 해양수산부가 뭐 했어"
     assert cat.canonical("부산광역시 해운대구 건, 해운대구청 건") == "부산광역시 해운대구 건, 부산광역시 해운대구 건"  # one pass, whole names kept
     assert cat.canonical("해운대구청년 일자리, 전북 도시재생") == "해운대구청년 일자리, 전북 도시재생"  # not inside other words
@@ -83,6 +84,10 @@ def test_english_organisation_names_are_recognised_but_not_the_auditor():
     assert korean_names(named_organisations(q)[0]) == ["한국지역정보개발원"]
     assert named_organisations("Did the Korea Water Resources Corporation & Ministry of Environment share blame?") == [
         "Korea Water Resources Corporation", "Ministry of Environment"]  # two bodies listed, not one
+    assert named_organisations("Ministry of Environment & Korea Water Resources Corporation") == [
+        "Ministry of Environment", "Korea Water Resources Corporation"]
+    for name in ("Gyeonggi Province Office of Education", "Government Employees Pension Service", "Ministry of Oceans and Fisheries"):
+        assert named_organisations(f"What did the {name} do?") == [name]  # one body whose name holds a head word or 'and'
     assert named_organisations("Did Gyeonggi province get flagged?") == ["Gyeonggi province"]
     assert named_organisations("Did the city council or the county office approve it?") == []
     for q in ("If the city knew about that, why did it not act?", "So the county was never told about it?", "Another county did the same",
@@ -980,9 +985,15 @@ def test_english_pointers_and_searches_of_a_subject_of_their_own():
               "any others like that where a botched appraisal cost money", "Anything on the rental housing demand survey?",
               "Is there anything in it about the rental housing demand survey?"):
         assert not english.route(q, history, shown).pivot, q
-    # 'that' opening a clause after a verb of saying points at nothing
+    for q in ("Anything on whether the officials were ever punished?", "Anything on the deadline for fixing the problems?",
+              "Anything about how much money has to be paid back?", "Anything on Busan city's response to the audit?"):
+        assert not english.route(q, history, shown).pivot, q  # something of the case shown, or its body
+    # 'that' opening a clause points at nothing: after a verb of saying, or before the noun it is about
     from app.policies.offline.fields import anaphoric
-    assert not anaphoric("Is it true that port authorities skipped safety inspections?") and anaphoric("Was that city also behind?")
+    assert anaphoric("Was that city also behind?") and anaphoric("So that city never paid the grant back?")
+    for q in ("Is it true that port authorities skipped safety inspections?", "Did the BAI demand that county governments return the money?",
+              "Are there cases of subsidies that city officials paid to their relatives?", "a system that office staff never used"):
+        assert not anaphoric(q), q
 
 
 def test_a_year_the_case_shown_tells_in_its_own_words(router):
@@ -996,3 +1007,5 @@ def test_a_year_the_case_shown_tells_in_its_own_words(router):
     for q in ("2023년에도 침수 시뮬레이션 잘못한 사례 있어?", "2023년 중점관리지역 침수 시뮬레이션 잘못한 사례 더 있어?"):  # cases of that year asked for
         d = router.route(q, history, retained)
         assert d.pivot and d.year_from == 2023, q
+    d = router.route("2023년도 중점관리지역 사업 시뮬레이션은 몇 건이었어?", history, retained)
+    assert d.follow_up and d.ordinals == [1], "년도 is no 'also in that year'"

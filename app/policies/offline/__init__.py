@@ -118,7 +118,8 @@ class OfflinePolicies:
             for name in named_organisations(question):
                 if self._catalog().find(name) or korean_names(name):  # a body it knows; not 'Local Tax Administration'
                     text = text.replace(name, " ")
-            named = key_terms(" ".join(self._catalog().find(question)))
+                    named |= key_terms(" ".join(korean_names(name)))
+            named |= key_terms(" ".join(self._catalog().find(question)))
         terms = self.glossary.checkable_terms(text, self._idf) | named
         return _offline(verifier.verify(question, answer, docs, terms))
 

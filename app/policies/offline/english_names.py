@@ -132,7 +132,7 @@ _HEAD = r"(?:Ministry|Agency|Service|Administration|Office|Corporation|Commissio
 appear inside findings as where a case happened, and an English name cannot be looked up in the
 Korean text to tell."""
 _EN_ORG_NAME = re.compile(
-    rf"\b((?:(?!{_HEAD}\b)[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
+    rf"\b((?:[A-Z][\w&'-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){{0,6}}{_HEAD}\b(?:\s+(?:of|for)(?:\s+the)?(?:,?\s+(?:and\s+|&\s+)?[A-Z][\w&'-]*)+)?)"
 )
 _OWN = re.compile(r"board of audit|\bBAI\b", re.I)
 
@@ -147,9 +147,9 @@ def english_organisations(text: str) -> list[str]:
         words = m.group(1).split()
         while words and words[0].lower() in _NOT_A_NAME:  # 'Did the County …', 'Which Agency …'
             words.pop(0)
-        name = " ".join(words)
-        if len(words) >= 2 and not _OWN.search(name) and name not in out:
-            out.append(name)
+        for name in _listed(" ".join(words)):
+            if len(name.split()) >= 2 and not _OWN.search(name) and name not in out:
+                out.append(name)
     out += [n for n in dict.fromkeys(m.group(0) for m in _ROMANISED_LOCAL.finditer(text)) if not any(n in o for o in out)]
     named = {k for n in out for k in korean_names(n)}
     out += [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a in _ACRONYMS and not set(korean_names(a)) & named]
@@ -160,6 +160,15 @@ def english_organisations(text: str) -> list[str]:
     return out  # not 'KEPCO' beside 'Korea Electric Power Corporation (KEPCO)'
 
 
+def _listed(name: str) -> list[str]:
+    """A name read across 'and' or '&' as the bodies it lists, when each part is one by its head
+    ('Korea Water Resources Corporation & Ministry of Environment'); else the name
+    ('Korea Local Information Research & Development Institute', 'Ministry of Oceans and Fisheries')."""
+    parts = re.split(r"\s+(?:and|&)\s+", name)
+    return parts if len(parts) > 1 and all(_HEAD_WORD.search(p) for p in parts) else [name]
+
+
+_HEAD_WORD = re.compile(rf"\b{_HEAD}\b")
 _ROMANISED_LOCAL = re.compile(r"\b[A-Z][a-z]{2,}(?:-[a-z]+)?-(?:gu|gun|si)\b")
 """A local government by its romanised name ('Suyeong-gu', 'Gimpo-si', 'Jangheung-gun'); not a
 province ('-do': 'To-do', 'Must-do' are no places)."""

@@ -33,8 +33,12 @@ PROVINCE_ALIASES: dict[str, tuple[str, ...]] = {
     "경상남도": ("경남도청",),
     "경상북도": ("경북도청",),
 }
-_PROVINCE_WORD = re.compile(r"(?<![가-힣])([전경충][남북])도(?:청)?(?=$|[^가-힣]|[은는이가을를의에와과도한께만랑](?![가-힣]))")
-"""... though written as a word of its own they name the province ('전남도 몫으로', '경북도는'): not '전남 도로', '전북도시재생'."""
+_PROVINCE_WORD = re.compile(
+    r"(?<![가-힣])([전경충][남북])도(?:청)?(?=$|[^가-힣]|(?:에서|에게|한테|로부터|에는|에도|까지|[은는이가을를의에와과도께만랑])(?![가-힣]))"
+    r"(?!\s*[가-힣]+[시군구](?![가-힣]))"
+)
+"""... though written as a word of its own they name the province ('전남도 몫으로', '경북도는'): not '전남 도로', '전북도시재생',
+nor the province a county is named by ('전남도 곡성군')."""
 _REGION_PREFIX = re.compile(r"^(?:서울특별시|부산광역시|대구광역시|인천광역시|광주광역시|대전광역시|울산광역시|세종특별자치시|"
                             r"경기도|강원특별자치도|충청북도|충청남도|전북특별자치도|전라남도|경상북도|경상남도|제주특별자치도)\s+")
 def short_region_forms(name: str) -> set[str]:
@@ -233,6 +237,7 @@ _POINTED = re.compile(
     r"\b(?:that|this)\s+(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
     r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
     r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
+    r"(?!\s+(?:staff|personnel|people|(?!(?:was|has|is|does|as|us|thus|plus|less|unless|across|always|perhaps|besides)\b)[a-z]+s)\b)"
     r"|\b(?:those|these)\s+(?:cities|counties|districts|provinces|towns|ministries|agencies|bodies|offices|companies|firms|contractors|"
     r"operators|projects|programm?e?s|apps|systems|facilities|airports|ports|buildings|employees|officials|officers|workers|schools|"
     r"cent(?:er|re)s|funds|loans|grants|subsidies|contracts|plans|surveys|payments|amounts|procedures|rules|ships|boats|vessels|people|staff)\b",
@@ -241,9 +246,10 @@ _POINTED = re.compile(
 """A body or thing the last answer showed, pointed at in English ('claw back … from that city', 'those
 procedures'); not 'an app that hardly anyone used', nor a clause after a verb of saying (``_SAYING``)."""
 _SAYING = frozenset(
-    "true said say says find found finds show shows showed shown admit admitted claim claimed clear sure so know knew think thought "
+    "true said say says find found finds show shows showed shown admit admitted claim claimed clear sure know knew think thought "
     "note noted report reported mean means conclude concluded state stated argue argued believe suggest suggested confirm confirmed "
-    "assume assumed ensure ensured notice noticed given fact".split()
+    "assume assumed ensure ensured notice noticed given fact demand demanded recommend recommended require required order ordered "
+    "ask asked tell told warn warned seem seems seemed".split()
 )
 """Words after which 'that' opens a clause ('Is it true that port authorities …', 'did it find that city halls …')."""
 

@@ -159,9 +159,10 @@ def _opens_sentence(text: str, start: int) -> bool:
     if _ITEM.match(text, start):
         return True
     if not newline and j >= 2 and text[j] in ")]" and text[j - 1] == "." and text[j - 2].isdigit():
-        before = text[: text.rfind("(" if text[j] == ")" else "[", 0, j)].rstrip().rstrip(".")
-        if before and before[-1] not in _SOFT_ENDS:  # not '…교부하였다.(2023. 5. 1.) 그러나 …'
-            return False  # '감사기간(2024. 3. 27.~5. 10.) 중 2023회계연도 …': a date in brackets, and the sentence goes on
+        opening = text.rfind("(" if text[j] == ")" else "[", 0, j)
+        before = text[:opening].rstrip() if opening > 0 else ""
+        if before and not before.endswith((".", "다")):  # not '…교부하였다.(2023. 5. 1.) 그러나 …'
+            return False  # '감사기간(2024. 3. 27.~5. 10.) 중 …', '경비함(2023. 5. 1.) 출항 시 …': a date in brackets, the sentence goes on
     if after_number:
         return False  # '2020. 7. 17. ｢택시…｣': a date, not a sentence end
     return j < 0 or text[j] in _ENDS or (newline and text[j] in _SOFT_ENDS)

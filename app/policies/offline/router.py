@@ -83,7 +83,7 @@ _ANY_SEARCH = re.compile(
     r"\s+(?:where|of|on|about|regarding|concerning|involving|in which|with|that|for))\b",
     re.I,
 )
-_ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|he|she|him|her|his|this|these|those|there|same|such)\b", re.I)
+_ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|he|she|him|her|his|this|these|those|same|such)\b", re.I)
 ANY_SEARCH_WORDS = 3
 """'Anything on illegal groundwater wells being dug on farmland?', 'Any regeneration projects where …': after a
 case was shown, a search for a subject of its own (11 of the 13 such later turns in the gold conversations
@@ -518,7 +518,8 @@ class OfflineRouter:
             return False, True, None  # '태권도진흥재단 감사 결과는 있어?'
         if self._new_place(q, seen + _said(history)):
             return False, True, None  # '가덕도 신공항 수요예측은 감사 안 했어?'
-        if _searches_anything(q) and not (_OTHER_CASES.search(q) or _LIKE_SHOWN.search(q) or self._of_shown(q, retained)):
+        if _searches_anything(q) and not (_OTHER_CASES.search(q) or _LIKE_SHOWN.search(q) or self._of_shown(q, retained)
+                                          or (institutions and _overlaps(institutions, retained))):
             return False, True, None  # 'Is there anything on anti-doping testing at national sports events?'; not
             # 'Anything on the rental housing demand survey?' of a case about it
         content = self._content(q)
@@ -729,9 +730,9 @@ _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|i
 _MEASURE_ASKED = re.compile(r"몇\s*(?:번|차례|회)|얼마|how (?:many times|much|often)", re.I)
 """How many times, how much: asked of a case's own story; not '몇 건' (a count of findings)."""
 OWN_WORDS = 3
-_ALSO_IN_YEAR = re.compile(r"년(?:도)?(?:에|에는|엔)?도(?![가-힣])|\bin\s+(?:19|20)\d{2}\s+(?:too|as well)\b", re.I)
-"""'2023년에도 …': the same in that year, another period asked."""
 """... or a question with this many content words or more, two thirds of them in the case's passages."""
+_ALSO_IN_YEAR = re.compile(r"년(?:도(?:에|에는|엔)?|에|에는|엔)도(?![가-힣])|\bin\s+(?:19|20)\d{2}\s+(?:too|as well)\b", re.I)
+"""'2023년에도 …', '2023년도에도 …': the same in that year, another period asked (not '2023년도 사업비는')."""
 
 
 def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc], content: set[str] = frozenset()) -> list[int]:
@@ -741,12 +742,12 @@ def _own_time(q: str, y0: int | None, y1: int | None, retained: list[Doc], conte
     since 2012, '2023년분 중점관리지역 사업은 몇 건을 다시 시뮬레이션하라고 했어?' of a case about them):
     the case's own time, not another audit's period ('2021년에 따로 감사받은 기록도 있어?', '2014년엔 몇
     건이었어?'); empty otherwise."""
-    if y0 is None or y1 != y0 or _AUDIT_ASKED.search(q) or _CASES_ASKED.search(q) or _MORE_CASES.search(q) or _ALSO_IN_YEAR.search(q):
-        return []  # not '2023년에도 침수 시뮬레이션 잘못한 사례 있어?'
+    if y0 is None or y1 != y0 or _AUDIT_ASKED.search(q) or _ALSO_IN_YEAR.search(q):
+        return []  # not '2023년에도 …'
     measured = bool(_MEASURE_ASKED.search(q)) and not _BARE_COUNT.search(q)
     content = {t for t in content if not t.isdigit()}  # the year is in the case's passages by then
-    if not measured and len(content) < OWN_WORDS:
-        return []
+    if not measured and (len(content) < OWN_WORDS or _CASES_ASKED.search(q) or _MORE_CASES.search(q)):
+        return []  # not '2023년 침수 시뮬레이션 잘못한 사례 더 있어?'
     year = re.compile(rf"(?<!\d){y0}(?!\d)")
     return [n for n, docs in enumerate(_shown_cases(retained), start=1) if any(year.search(d.get("text") or "") for d in docs)
             and (measured or _held(content, _seen(docs)) * 3 >= 2 * len(content))]
@@ -756,10 +757,14 @@ def _searches_anything(q: str) -> bool:
     """An English question asking whether there is anything on a subject it names in words of its
     own (``ANY_SEARCH_WORDS``), pointing at nothing shown."""
     opening = _ANY_SEARCH.match(q)
-    if not opening or _ENGLISH_POINTER.search(q[opening.end():]):
+    if not opening or _ENGLISH_POINTER.search(q[opening.end():]) or _DEFINITE.match(q, opening.end()):
         return False
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", q[opening.end():])}
     return len(words - FUNCTION_WORDS - FACET_TERMS) >= ANY_SEARCH_WORDS
+
+
+_DEFINITE = re.compile(r"\s*(?:the|whether|how|what|when|who|whom|why|which|if)\b", re.I)
+"""'Anything on the deadline …', '… on whether the officials were punished': something of the case shown."""
 
 
 def _said(history: list[Turn]) -> str:
