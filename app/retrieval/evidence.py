@@ -34,8 +34,8 @@ class Evidence(BaseModel):
     finding_score: float | None = None
     """The probability that this chunk's finding answers the question (``finding_rank``)."""
     signals: dict[str, float] = Field(default_factory=dict)
-    """The features behind ``finding_score``, plus the question-level ``absent`` share (and ``distinct``,
-    ``scoped``, ``about``: ``finding_rank``)."""
+    """The features behind ``finding_score``, plus the question-level ``absent`` share (and ``scoped``,
+    ``about``: ``finding_rank``)."""
     unmatched: list[str] = Field(default_factory=list)
     """The question's distinctive nouns this chunk's finding never uses ('음주' asked of the
     기상특보 출항 finding): the answer says so (``graph/nodes/analyze.py``)."""

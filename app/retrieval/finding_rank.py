@@ -30,8 +30,7 @@ later-turn decisions 0.917 -> 0.921; but test read once: answer-set conversation
 gain, so the order stays the model's; ``unmatched`` only tells the answer what its case lacks.
 
 Each returned chunk carries ``finding_score`` (p) and ``signals`` (the features plus the
-question-level ``absent`` share and ``scoped``: the filters name an institution or report; for the best
-``MAX_FINDINGS``, ``distinct``: how many distinctive nouns the question has), which the offline grader uses to decide whether anything
+question-level ``absent`` share and ``scoped``: the filters name an institution or report), which the offline grader uses to decide whether anything
 answers the question at all. When the question asks for an institution's findings as such
 (``listing``), the findings about it (its responsible or action organisation; ``about`` = 1) come
 before those that only share a report with it: '곡성군의회 관련 지적' is not every finding of the
@@ -126,7 +125,6 @@ class FindingRanker:
         qv = self.embedder.embed_queries([query])[0]
         absent = self.index.absent(terms)
         asked = terms if pattern_terms is None else pattern_terms
-        distinct = float(len(self.index.distinctive(asked)))
         scoped = 1.0 if (filters.institutions or filters.report_ids or filters.finding_ids) else 0.0
         named = set(filters.institutions)
         own = {p.id for p in self.index.all_profiles() if p.own_institutions & named} if named else set()
@@ -143,8 +141,7 @@ class FindingRanker:
             about = r.finding_id in own and (listing or r.probability >= ABOUT_SHARE * best)
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
-        return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))),
-                        signals={**r.signals, "distinct": distinct})  # (only where ``unmatched`` was read: the grader's ``names_it``)
+        return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))))
                 if i < MAX_FINDINGS else r
                 for i, r in enumerate(out)]
 

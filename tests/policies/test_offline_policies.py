@@ -732,19 +732,6 @@ def test_grading_keeps_to_the_findings_about_a_named_institution():
     assert [g.relevant for g in grades] == [False, True]  # only its report names 곡성군의회: not about it
 
 
-def test_a_case_that_names_every_rare_noun_of_the_question_answers_it():
-    # features the answerability model declines (a confident ranker, few words in common)
-    low = {"lex_body": 0.05, "lex_full": 0.1, "absent": 0.3, "csls": 0.0, "scoped": 0.0, "about": 1.0}
-    q = "이미 준 표창을 취소하라고 요구한 사례 있어?"
-    case = {**doc(1, "F1", text="포상 추천제한자에게 준 표창을 취소하도록 요구하였다."), "finding_score": 0.99}
-    assert grader.answerable_probability(q, {**case, "signals": {**low, "distinct": 1.0}}) < grader.ANSWERABLE_MIN
-    assert grader.grade(q, [{**case, "signals": {**low, "distinct": 1.0}, "unmatched": []}]).grades[0].relevant  # '표창' is few findings' word, and its
-    for signals, unmatched in (({**low, "distinct": 1.0}, ["표창"]), ({**low, "distinct": 0.0}, [])):  # a rare noun it lacks; none at all
-        assert not grader.grade(q, [{**case, "signals": signals, "unmatched": unmatched}]).grades[0].relevant
-    english = "Any case where an award already given had to be cancelled?"  # its words are the glossary's, not a rare noun
-    assert not grader.names_it(english, {**case, "signals": {**low, "distinct": 1.0}, "unmatched": []})
-
-
 def test_continuity_of_periods_organisations_and_what_is_asked_of_a_case(router):
     retained = [doc(1, "F1", inst="문화체육관광부", text="관광기금 융자 심사를 소홀히 하였다.")]
     history = [Turn("문체부 관광기금 융자 문제", "…", "deep")]
