@@ -124,7 +124,6 @@ class FindingRanker:
         allowed = None if scope.is_empty() else {p.id for p in self.index.all_profiles() if scope.matches(_meta(p))}
         qv = self.embedder.embed_queries([query])[0]
         absent = self.index.absent(terms)
-        asked = terms if pattern_terms is None else pattern_terms
         scoped = 1.0 if (filters.institutions or filters.report_ids or filters.finding_ids) else 0.0
         named = set(filters.institutions)
         own = {p.id for p in self.index.all_profiles() if p.own_institutions & named} if named else set()
@@ -141,6 +140,7 @@ class FindingRanker:
             about = r.finding_id in own and (listing or r.probability >= ABOUT_SHARE * best)
             r.signals["about"] = 1.0 if about or not own else 0.0
         out.sort(key=lambda r: (-r.signals["about"], -r.probability))
+        asked = terms if pattern_terms is None else pattern_terms
         return [replace(r, unmatched=tuple(dict.fromkeys((*lacks[r.finding_id], *self.index.unmatched(asked, r.finding_id)))))
                 if i < MAX_FINDINGS else r
                 for i, r in enumerate(out)]

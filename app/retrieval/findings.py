@@ -152,17 +152,14 @@ class FindingIndex:
         """The question's distinctive nouns this finding never uses (``UNMATCHED_MAX_SHARE``):
         Korean nouns a few findings use, or none ('음주' asked of the 기상특보 출항 finding); not
         inside a longer word it uses ('적격자' in its '부적격자', '방비' in '지방비')."""
+        self._ensure()
         p = self.profile(finding_id)
         if p is None:
             return ()
-        distinct = [t for t in self.distinctive(query_terms) if t not in p.full_terms]
-        return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
-
-    def distinctive(self, query_terms: Iterable[str]) -> set[str]:
-        """The question's distinctive nouns (``UNMATCHED_MAX_SHARE``): those at most a few findings use, or none."""
-        self._ensure()
         most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(self.profiles))
-        return {t for t in set(query_terms) if self._df.get(t, 0) <= most and _HANGUL.search(t) and len(t) > 1 and is_noun(t)}
+        distinct = [t for t in set(query_terms) if t not in p.full_terms and self._df.get(t, 0) <= most
+                    and _HANGUL.search(t) and len(t) > 1 and is_noun(t)]
+        return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
         """Every finding (or those in ``allowed``) scored against the question."""

@@ -29,7 +29,7 @@ model and no better on g6: an auditor's own words for a case (g6: '눈속임', '
 every feature here like a case the reports never had.
 
 Tried on 2026-11-27, not kept: answering a Korean question whose distinctive nouns (those at most
-three findings use, ``FindingIndex.distinctive``) the best finding all uses, whatever the model says.
+three findings use, as ``FindingIndex.unmatched`` reads them) the best finding all uses, whatever the model says.
 Dev (533 questions, tuned on): false abstentions 41 -> 34 of 314, unanswerable declined 165 -> 162 of
 219, abstention F1 .777 -> .781. Test, read once: no false abstention fewer, one near miss answered as
 fully covered after a rewrite found a finding that uses its rare nouns (declined 15 -> 14 of 18, F1

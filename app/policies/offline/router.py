@@ -86,9 +86,9 @@ _ANY_SEARCH = re.compile(
 _ENGLISH_POINTER = re.compile(r"\b(?:it|its|they|their|them|he|she|him|her|his|this|these|those|same|such)\b", re.I)
 ANY_SEARCH_WORDS = 3
 """'Anything on illegal groundwater wells being dug on farmland?', 'Any regeneration projects where …': after a
-case was shown, a search for a subject of its own (11 of the 13 such later turns in the gold conversations
-pivot; the other two ask for cases like the one shown), when it names one in this many words or more and points
-at nothing; not 'Any criminal charges filed?' nor 'Was there any disciplinary action …?' of the case shown."""
+case was shown, a search for a subject of its own (the 10 later turns of the gold conversations that open so
+are all pivots; this takes 8 of them, not one whose subject opens with 'the' nor one with two words of its
+own), when it names one in this many words or more and points at nothing; not 'Any criminal charges filed?' nor 'Was there any disciplinary action …?' of the case shown."""
 _EDIT = re.compile(r"(부분|항목|섹션|문단|제목|초안|section|paragraph|title|draft).*(써|줄여|고쳐|수정|바꿔|추가|보완|늘려|다듬|빼|rewrite|shorten|expand|change|fix|add|remove)|(줄여|고쳐|수정해|바꿔|보완해|보강해|다듬어|톤\s*다운|다시\s*(써|작성)|다시$)", re.I)
 _DISPOSITION_WORDS = "|".join(DISPOSITIONS)
 _FINDING_UNITS = rf"지적(?:\s*사항)?|처분|{_DISPOSITION_WORDS}|경고|사례|감사(?:\s*결과)?|보고서|기관"
