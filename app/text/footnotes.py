@@ -7,7 +7,8 @@ mark: an article's branch number ('｢관광진흥법｣ 제48조의10)'), and i
 that closes it ('(정부24) 업무', '(코로나19), 경기'); there a mark is followed by the bracket's
 own ')' a few words on, not a later mark's ('(국비 5억 원, 지방비 매칭1))', '(추정 사업비 1,777억
 원3), 이하 …)', '(사석경사제 공법→케이슨109) 공법)'). Over the chunks of the 12 shared reports: 1,028
-candidates, 1,023 marks; the five kept are four article numbers and '(정부24)'.
+candidates, 1,023 marks; the five kept are four article numbers and '(정부24)'. A mark also
+follows a full date ('2019. 5. 9.28) 주식회사', '2021. 11. 19.116)부터'): six in those chunks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 
 _MARK = re.compile(r"(?<=[가-힣’”」｣』)\]])\d{1,3}\)")
+_DATE_MARK = re.compile(r"(?<!\d)(?:19|20)\d\d\.\s*\d{1,2}\.\s*\d{1,2}\.(\d{1,3}\))")
 _ARTICLE_BRANCH = re.compile(r"제\s*\d+\s*조의\s*$")
 _BRACKET_REACH = 60
 
@@ -29,7 +31,8 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
         if before.rfind("(") > before.rfind(")") and not _closed_later(text, m.end()):
             continue  # '(정부24) 업무', '(코로나19), 경기': the number closes its own bracket
         out.append((m.start(), m.end()))
-    return out
+    out += [m.span(1) for m in _DATE_MARK.finditer(text)]
+    return sorted(out)
 
 
 def _closed_later(text: str, pos: int) -> bool:
