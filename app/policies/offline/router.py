@@ -269,6 +269,9 @@ def _asks_like_shown(q: str) -> bool:
 _CASES_ASKED = re.compile(r"(?:(?<![조물안사요용여문인])건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
 """Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): with a word the reports use, a question about them,
 however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
+_FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)")
+"""Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
+after a case was shown, a search when it names a subject of its own."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분"})
@@ -291,6 +294,10 @@ SHOWN_SHARE = 0.8
 """A question follows the findings shown when the best of them scores this share of the best finding's."""
 CONTEXT_SHARE = 0.67
 """A pattern no finding matches clearly follows when this share of its words come from what was shown."""
+
+UNKNOWN_SUBJECT = 2
+"""A question asking whether anything was flagged, in this many words no report uses ('스키장', '리프트'), asks about
+a subject of its own, whatever else it shares with the case shown ('가격 관리' of a golf-course case)."""
 
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
@@ -346,7 +353,8 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q)) or _points_at_shown(q, retained)
+        noun_pointed = _points_at_shown(q, retained)  # '그 선주들한테 …'
+        anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q)) or noun_pointed
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
         refines = False
@@ -458,7 +466,7 @@ class OfflineRouter:
         elif follow_up and not ords and back_to:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
-            _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or _points_at_shown(q, retained) or len(content) <= 1
+            _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or noun_pointed or len(content) <= 1
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
@@ -563,6 +571,10 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
+        if (_FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)) and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
+            self._own_subject(q, seen) or sum(self.idf(t) is None for t in self._content(q)) >= UNKNOWN_SUBJECT
+        ):
+            return False, True, None  # '스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?': cases of a subject the case shown never names
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
         demanded = bool(_DEMANDED.search(q) or _REPORTED.search(q)) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
