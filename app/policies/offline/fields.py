@@ -241,14 +241,14 @@ _POINTED = re.compile(
     r"|\b(?:those|these)\s+(?:cities|counties|districts|provinces|towns|ministries|agencies|bodies|offices|companies|firms|contractors|"
     r"operators|projects|programm?e?s|apps|systems|facilities|airports|ports|buildings|employees|officials|officers|workers|schools|"
     r"cent(?:er|re)s|funds|loans|grants|subsidies|contracts|plans|surveys|payments|amounts|procedures|rules|ships|boats|vessels|people|staff)\b"
-    r"|\b(?:what|the\s+(?:changes|steps|actions|measures|things|corrections|fixes))\s+they\s+(?:were|are|have\s+been|had\s+been|got)\s+"
-    r"(?:asked|told|ordered|required|instructed|directed|urged)\s+to\b"
-    r"|\bwhat\s+(?:were|are)\s+they\s+(?:asked|told|ordered|required|instructed|directed|urged)\s+to\b",
+    r"|^\W*(?:(?:and|so|ok|okay|then)[,\s]+)?(?:(?:please\s+)?(?:spell\s+out|list|describe|explain|give\s+me|tell\s+me)\s+)?"
+    r"(?:what|the\s+(?:changes|steps|actions|measures|things|corrections|fixes))\s+"
+    r"(?:they\s+(?:were|are|have\s+been|had\s+been|got)|(?:were|are)\s+they)\s+(?:asked|told|ordered|required|instructed|directed|urged)\s+to\b",
     re.I,
 )
 """A body or thing the last answer showed, pointed at in English ('claw back … from that city', 'those
-procedures', 'the changes they were asked to make', 'what were they told to do'; not 'after they were ordered to'
-of something the question names itself); not 'an app that hardly anyone used', nor a clause after a verb of saying (``_SAYING``)."""
+procedures', 'Spell out the changes they were asked to make', 'What were they told to do?', opening the question;
+not '… the corrections they were ordered to make' of something the question names itself); not 'an app that hardly anyone used', nor a clause after a verb of saying (``_SAYING``)."""
 _SAYING = frozenset(
     "true said say says find found finds show shows showed shown admit admitted claim claimed clear sure know knew think thought "
     "note noted report reported mean means conclude concluded state stated argue argued believe suggest suggested confirm confirmed "

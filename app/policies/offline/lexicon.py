@@ -67,7 +67,7 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
 question's kind and the 조치할 사항 addressees read them."""
 FACET_TERMS = frozenset(
     "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
-    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 얘기 이야기 나머지 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처"
+    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 얘기 이야기 나머지 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처 "
     "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
     "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
     "briefly brief short detail details mentioned mention involved role".split()
@@ -75,6 +75,10 @@ FACET_TERMS = frozenset(
 """Words of a follow-up that asks for another facet of the same case, not for a new topic, and
 words that only frame the request ('무슨 얘기야', '나머지', '언급된'). Not '케이스': Kiwi reads '케이슨'
 (a caisson) as it."""
+REBUTTAL_TERMS = frozenset("반박 주장 해명 입장 논리 항변 소명".split())
+"""The agency's answer, asked of a case shown ('해수부는 감사 때 어떤 논리로 반박했어?': its 관계기관 의견): a facet
+for the router and the utility check, not ``FACET_TERMS``, since lookups and pattern nouns keep them as
+subjects ('소명 기회', '주장 선수')."""
 FUNCTION_WORDS = frozenset(
     "the a an to of in on for at by with from is are was were be been did do does get got they them their it its this that "
     "these those there just only also then so and or but ignore find issue one case big much many how what which when where "

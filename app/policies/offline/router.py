@@ -37,6 +37,7 @@ from app.policies.offline.intent import asks_for_several, enumerated, facets, na
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
+    REBUTTAL_TERMS,
     coverage,
     key_terms,
     ordinals,
@@ -77,27 +78,34 @@ _DEMONSTRATIVE = re.compile(
 )
 """A noun the last answer introduced, pointed at ('이 직원이 어떤 혐의로…', '그 농업법인은…')."""
 _NOT_POINTED = frozenset("동안 사이 다음 이후 이전 당시 시점 시기 무렵 즈음 기간 시절 와중 도중 대신 이상 이하 정도 결과 경우 "
-                         "얘기 이야기 말씀 질문 기회 분야 부분 주제 자체 주변 나라 군청 시청 구청 도청 의회 지자체".split())
-"""Nouns of two syllables or more after '그' that time or relate ('그 시점에', '그 결과'), that speak of the
-conversation ('그 얘기 나온 김에', '이 기회에 묻는데', '이 분야 말고'), not a thing shown; and the body shown
-by its office ('그 군청 … 건도 거기였지' may ask about that body's other cases)."""
+                         "얘기 이야기 말씀 질문 기회 분야 부분 주제 자체 주변 나라 시국 상황 마당 "
+                         "군청 시청 구청 도청 의회 지자체".split())
+"""Nouns of two syllables or more after a demonstrative that time or relate ('그 시점에', '그 결과'), that speak of
+the conversation or the times ('그 얘기 나온 김에', '이 기회에 묻는데', '이 분야 말고', '이 시국에'), not a thing shown;
+and the body shown by its office ('그 군청 … 건도 거기였지' may ask about that body's other cases)."""
+_OPENING_CLAUSE = ("그렇", "그러", "그리하")
+"""Stems of a connective that links the question to the last answer ('그렇다면 그 선주들은 …', '그러고 보니 …'),
+no clause of its own."""
 
 
 def _points_at_shown(q: str, retained: list[Doc]) -> bool:
     """A demonstrative before a common noun ('그 선주들한테 벌금 물리는 근거 조문은?', '그래서 그 평가사들이
     …', '해당 조합은') or a name the passages shown hold: a thing the last answer introduced, in
     the asker's word for it (the case says 선박소유자; ``_DEMONSTRATIVE`` lists the usual ones). Not
-    after a clause ('정밀조사까지 해놓고 그 지역을 …' points inside its own sentence), except the
-    connective that opens the question ('그렇다면 그 선주들은 …')."""
+    after a clause ('정밀조사까지 해놓고 (왜) 그 지역을 …' points inside its own sentence), except a
+    connective to the last answer ('그렇다면 그 선주들은 …'); not a hesitation ('저 스키장 …')."""
     if not retained:
         return False
     tokens = get_kiwi().tokenize(q)
     for i, (a, b) in enumerate(zip(tokens, tokens[1:], strict=False)):
-        if not ((a.form in ("그", "이", "저") and a.tag in ("MM", "IC")) or (a.form == "해당" and a.tag == "NNG")):
-            continue
+        if not ((a.form in ("그", "이", "저") and a.tag == "MM") or (a.form == "그" and a.tag == "IC") or (a.form == "해당" and a.tag == "NNG")):
+            continue  # ('그' after a connective is read as IC; '저' as IC is a hesitation)
         if a.start and not q[a.start - 1].isspace():  # a word of its own: not the particle of '주인이 몰카', which Kiwi reads so
             continue
-        if i and tokens[i - 1].tag == "EC" and re.search(r"\s", q[: tokens[i - 1].start]):
+        j = i - 1
+        while j >= 0 and tokens[j].tag in ("MAG", "IC"):  # '해놓고 왜 그 지역을': the clause before the adverb
+            j -= 1
+        if j >= 0 and tokens[j].tag == "EC" and not (j and tokens[j - 1].form in _OPENING_CLAUSE):
             continue  # after a clause of the question's own
         if b.start - (a.start + a.len) > 1 or len(b.form) < 2 or b.form in _NOT_POINTED:  # '그 선주', not '그, 선주'
             continue
@@ -220,10 +228,10 @@ _RELAX_ORG = re.compile(
 because of the scope now dropped)."""
 _YEAR_WORDS = re.compile(r"(?:19|20)\d{2}\s*(?:년도?|~|-|–)?\s*(?:(?:19|20)\d{2}\s*년도?)?|작년|지난해|올해|금년|최근\s*\d+\s*년")
 _OTHER = re.compile(
-    r"(?<!그\s)(?<!이\s)(?<!저\s)(?<!그)(?<!해당\s)(?<!해당)(?<!같은\s)기관|다른|또\s*있|비슷한|유사한|other|similar|another"
+    r"(?<!그\s)(?<!이\s)(?<!저\s)(?<!그)(?<!해당\s)(?<!해당)(?<!같은\s)(?<!피감)(?<!관계)(?<!소관)(?<!대상)(?<!대상\s)기관|다른|또\s*있|비슷한|유사한|other|similar|another"
     r"|(?<!that\s)(?<!this\s)(?<!same\s)(?<!the\s)(?<!audited\s)\b(?:institution|agency)", re.I)
-"""Other institutions or cases than the one shown; not the one pointed at ('그 기관은', '해당기관', 'that agency',
-'the audited agency')."""
+"""Other institutions or cases than the one shown; not the one pointed at ('그 기관은', '해당기관', '피감기관',
+'that agency', 'the audited agency')."""
 
 _SAME_REPORT = re.compile(
     r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)"
@@ -283,9 +291,6 @@ _FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|�
 after a case was shown, a search when it names a subject of its own."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
-_REBUTTAL = frozenset("반박 주장 해명 입장 논리 항변 소명".split())
-"""The agency's answer, asked of a case shown ('해수부는 감사 때 어떤 논리로 반박했어?': its 관계기관 의견); words of a
-subject elsewhere ('소명 기회', '주장 선수'), so not ``FACET_TERMS``."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분"})
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
 _OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도청".split())
@@ -365,8 +370,7 @@ class OfflineRouter:
         terms = key_terms(q)
         named = bool(institutions or disp or (terms | self.content_terms(q)) & self.domain_terms)
         ords = ordinals(q)
-        noun_pointed = not (_ASIDE.search(q) or _DONE_WITH.search(q) or _INSTEAD.search(q)) and _points_at_shown(q, retained)  # '그 선주들한테 …'
-        # (not '그 얘기 나온 김에 …', '그건 됐고 …', '… 말고 …', which bring subjects of their own: ``_continuity``)
+        noun_pointed = _points_at_shown(q, retained)  # '그 선주들한테 …'
         anaphora = anaphoric(q) or bool(_DEICTIC.search(q) or _DEMONSTRATIVE.search(q)) or noun_pointed
         sql_intent = bool(_COUNT.search(q) or _LIST.search(q) or _GROUP.search(q) or _TOP.search(q) or self._bare_count(q))
 
@@ -545,9 +549,10 @@ class OfflineRouter:
         and pivots when the pattern is its own; it follows when a finding shown scores near the
         best one (at whatever level: '누가 책임졌어' matches nothing much, but what was shown as
         well as anything), pivots when it asks in English for anything on a subject of its own
-        (``_searches_anything``) or when a
+        (``_searches_anything``), when it asks whether anything was flagged on a subject of its own
+        (``_FLAGGED_ANY``, unless the ranker puts a shown case first) or when a
         finding not shown matches it clearly, and otherwise follows when its words come from what
-        was shown."""
+        was shown or it asks in reported speech what the report said (``_REPORTED``)."""
         if not retained or track == "chat":
             return False, False, None
         if _NEW_TOPIC.search(q):
@@ -584,13 +589,15 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
-        if (_FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)) and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
-            self._own_subject(q, seen + _said(history)) or sum(self.idf(t) is None for t in self._content(q)) >= UNKNOWN_SUBJECT
-        ) and not self._shown_first(q, retained):
+        flagged = _FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)
+        if flagged and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
+            self._own_subject(q[: flagged.start()], seen + _said(history))
+            or sum(self.idf(t) is None for t in self._content(q[: flagged.start()])) >= UNKNOWN_SUBJECT
+        ) and not self._shown_first(q, retained):  # (its subject: what comes before '… 지적된 거 있어', not '경우', '사례')
             return False, True, None  # '스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?': cases of a subject the case shown never names
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
-        demanded = bool(_DEMANDED.search(q) or (_REPORTED.search(q) and not _OTHER.search(q))) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
+        demanded = bool(_DEMANDED.search(q)) and len(own) <= 4 and _held(own, seen) * 2 >= len(own) and not (
             _OTHER_CASES.search(q) or _asks_like_shown(q)
         )  # '부산광역시 조례는 어떻게 바꾸래', '감정평가 한 회사는 처리 어떻게 하래': what the case shown demanded (of whom), in its words
         if institutions:
@@ -625,15 +632,18 @@ class OfflineRouter:
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
-        if coverage(content, context) < CONTEXT_SHARE:
+        if coverage(content, context) < CONTEXT_SHARE and not (_REPORTED.search(q) and not _OTHER.search(q)):  # not '…누구였대?'
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
 
     def _shown_first(self, q: str, retained: list[Doc]) -> bool:
-        """The finding ranker clearly puts a shown finding first (``STRONG_MATCH``)."""
+        """The finding ranker puts a shown finding first, clearly ahead of the best other (which scores at most
+        ``SHOWN_SHARE`` of it): not a tie among findings that all match nothing ('스키장 리프트 …': all near 0.06)."""
         ranked = self.best_findings(q) if self.best_findings is not None else []
-        return bool(ranked) and ranked[0][2] >= STRONG_MATCH and ranked[0][0] in {d.get("finding_id") for d in retained}
+        kept = {d.get("finding_id") for d in retained}
+        other = max((p for f, _, p in ranked if f not in kept), default=0.0)
+        return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
 
     def _bare_count(self, q: str) -> bool:
         """'몇 건 / 몇 개' with nothing to count but findings: the question names no word beside
@@ -658,7 +668,7 @@ class OfflineRouter:
         ``keep_money``: money words stay, as in a question that goes back to a case by them ('아까
         예산 낭비 건은?'), which are otherwise how much of the case shown."""
         asked = _LIKE_SHOWN.sub(" ", _OTHER_CASES.sub(" ", without_ordinals(q)))
-        facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE | _REBUTTAL)
+        facet_words = FACET_TERMS | FUNCTION_WORDS | _LIKENESS | (set() if _MORE_CASES.search(q) else _ASKED_OF_A_CASE | REBUTTAL_TERMS)
         words = {t for t in self.content_terms(asked) - facet_words if not self.catalog.find(t)}  # '변상 판정 받은 사례 있어?' keeps 변상
         if _MORE_CASES.search(q):
             return words  # '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나': cases of their own

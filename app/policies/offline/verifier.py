@@ -15,7 +15,13 @@ from __future__ import annotations
 import re
 
 from app.policies.offline.intent import enumerated, question_kind
-from app.policies.offline.lexicon import FACET_TERMS, FUNCTION_WORDS, coverage, key_terms
+from app.policies.offline.lexicon import (
+    FACET_TERMS,
+    FUNCTION_WORDS,
+    REBUTTAL_TERMS,
+    coverage,
+    key_terms,
+)
 from app.policies.offline.quotes import fold
 from app.text.footnotes import without_footnote_marks
 from graph.schemas import AnalystAnswer, Verification
@@ -57,7 +63,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
         scores.append(score)
         if score < SUPPORT_MIN:
             unsupported.append(s.text)
-    q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
+    q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - REBUTTAL_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
     utility = coverage(q_terms, covered(q_terms, question, answer, docs)) if q_terms else (1.0 if cited_docs else 0.0)
     missing = None if from_manual(cited_docs) else missing_facet(question, answer, cited_docs)  # the manual answers what it is asked, not a finding's facet
