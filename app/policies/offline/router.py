@@ -264,8 +264,9 @@ conversations follow up)."""
 _REPORTED = re.compile(r"(?:였|었|았|했|됐|냈|졌|갔|왔|렸|겼|봤|줬|났|켰|쳤|섰|있|없|한|된)대(?:요)?\s*[?？]?\s*$"
                        r"|(?:이|다|라|뭐|누구|어디|얼마|언제)래(?:요)?\s*[?？]?\s*$")
 """A question in reported speech ('빠져 있던 사람은 누구였대?', '돈은 얼마나 버렸대', '환수 계획은 있대?'): what the
-report shown says (13 of the 14 such later turns in the gold conversations follow up; the other names a
-place); not about other bodies ('다른 부처는 … 어떻게 대응했대?')."""
+report shown says, when no other finding matches it clearly and its words alone would pivot (13 of the 14
+such later turns in the gold conversations follow up; the other names a place); not about other bodies
+('다른 부처는 … 어떻게 대응했대?')."""
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
 """'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
