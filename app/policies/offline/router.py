@@ -590,11 +590,12 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
+        ranked: list[tuple[str, str, float]] | None = None  # the finding ranker's, read once, when a rule needs it
         flagged = _FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)
         if flagged and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
             self._own_subject(q[: flagged.start()], seen + _said(history))
             or sum(self.idf(t) is None for t in self._content(q[: flagged.start()])) >= UNKNOWN_SUBJECT
-        ) and not self._shown_first(q, retained):  # (its subject: what comes before '… 지적된 거 있어', not '경우', '사례')
+        ) and not _shown_first(ranked := self._ranked(q), retained):  # (its subject: what comes before '… 지적된 거 있어', not '경우', '사례')
             return False, True, None  # '스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?': cases of a subject the case shown never names
         others = "|".join(map(re.escape, named_organisations(q)))
         own = self._content(re.sub(others, " ", q) if others else q)
@@ -615,7 +616,7 @@ class OfflineRouter:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
         if history:
             context |= key_terms(history[-1].question)
-        ranked = self.best_findings(q) if self.best_findings is not None else []
+        ranked = self._ranked(q) if ranked is None else ranked
         kept = {d.get("finding_id") for d in retained}
         best = ranked[0][2] if ranked else 0.0
         shown = max((p for f, _, p in ranked if f in kept), default=0.0)
@@ -638,13 +639,8 @@ class OfflineRouter:
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
 
-    def _shown_first(self, q: str, retained: list[Doc]) -> bool:
-        """The finding ranker puts a shown finding first, clearly ahead of the best other (which scores at most
-        ``SHOWN_SHARE`` of it): not a tie among findings that all match nothing ('스키장 리프트 …': all near 0.06)."""
-        ranked = self.best_findings(q) if self.best_findings is not None else []
-        kept = {d.get("finding_id") for d in retained}
-        other = max((p for f, _, p in ranked if f not in kept), default=0.0)
-        return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
+    def _ranked(self, q: str) -> list[tuple[str, str, float]]:
+        return self.best_findings(q) if self.best_findings is not None else []
 
     def _bare_count(self, q: str) -> bool:
         """'몇 건 / 몇 개' with nothing to count but findings: the question names no word beside
@@ -776,6 +772,14 @@ def _named_case(readings: list[set[str]], retained: list[Doc], by_text: bool = T
             if len(naming) == 1:
                 return naming
     return []
+
+
+def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> bool:
+    """The finding ranker puts a shown finding first, clearly ahead of the best other (which scores at most
+    ``SHOWN_SHARE`` of it): not a tie among findings that all match nothing ('스키장 리프트 …': all near 0.06)."""
+    kept = {d.get("finding_id") for d in retained}
+    other = max((p for f, _, p in ranked if f not in kept), default=0.0)
+    return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
 
 
 def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
