@@ -38,12 +38,14 @@ from graph.vocab import (
     MANUAL_CHUNK_PREFIX,
     MANUAL_SECTION,
     SECTION_KINDS,
+    language,
     manual_heading,
     manual_title,
 )
 
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
+_GLOSSED = re.compile(r"[가-힣]{4,}")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
 _NAME_PREFIXES = frozenset("한국 국립 국가".split())
@@ -199,6 +201,12 @@ class AgentTools:
                 continue  # 'Is KEPCO involved …?': 한국전력공사, which the reports mention; not 'anything on the Korea Customs Service?'
                 # (관세청, mentioned in passing: no finding is about it)
             gaps.append(name)
+        if language(question) == "en":  # an English question: a Korean term it gives ('local currency vouchers
+            # (지역화폐)') is the asker's own name for the subject; one the reports never write is a subject they do not hold
+            # (four syllables or more: a shorter one may abbreviate theirs, '농취증' for 농지취득자격증명)
+            catalog = self.container.catalog()
+            gaps += [w for w in dict.fromkeys(_GLOSSED.findall(question)) if w not in scope.text and not catalog.find(w)
+                     and not abbreviated_in(w, scope.words) and not any(w in g or g in w for g in gaps)]
         return gaps
 
     def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:

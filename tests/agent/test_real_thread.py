@@ -244,6 +244,11 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("국민건강보험공단 관련 지적 있어?", {}) == []  # not its audit: where the reports name it
     assert tools.scope_gaps("보건복지부 감사에서 국민건강보험공단 관련 지적 뭐 있어?", {"institutions": ["보건복지부"]}) == []
     assert tools.scope_gaps("Is the Export-Import Bank of Korea covered anywhere?", {}) == ["Export-Import Bank of Korea"]
+    # an English question's own Korean term for its subject, which no report writes; not one they write, nor a short form
+    assert tools.scope_gaps("Any findings about merchants illegally cashing in local currency vouchers (지역화폐) for profit?", {}) == ["지역화폐"]
+    assert tools.scope_gaps("Was anyone barred from bidding (입찰참가자격 제한)?", {}) == []
+    assert tools.scope_gaps("Any case where farmland acquisition certificates (농취증) were issued on a sloppy plan?", {}) == []
+    assert tools.scope_gaps("지역화폐 부정유통 사례 있어?", {}) == []  # a Korean question's words are searched, not a gap
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천
 
