@@ -1102,6 +1102,9 @@ def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
         assert router(0.06).route(q, history, retained).follow_up, q
     # the ranker putting the shown case first, ahead of the rest, is trusted over the words
     assert router(0.3).route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained).follow_up
+    # other cases asked for: in words no report uses, a subject of its own; in the case's words, cases like it
+    assert router(0.06).route("다른 데도 스키장 리프트 가격 관리 안 한 거 있어?", history, retained).pivot
+    assert router(0.06).route("다른 데도 골프장 가격 관리 안 한 거 있어?", history, retained).follow_up
 
 
 def test_facet_words_stay_whole():

@@ -334,8 +334,9 @@ CONTEXT_SHARE = 0.67
 """A pattern no finding matches clearly follows when this share of its words come from what was shown."""
 
 UNKNOWN_SUBJECT = 2
-"""A question asking whether anything was flagged, in this many words no report uses ('스키장', '리프트'), asks about
-a subject of its own, whatever else it shares with the case shown ('가격 관리' of a golf-course case)."""
+"""A question asking whether anything was flagged, or for other cases, in this many words no report uses ('스키장',
+'리프트'; '지하수', '엉망'), asks about a subject of its own, whatever else it shares with the case shown ('가격 관리' of
+a golf-course case)."""
 
 IDF_SPECIFIC = 2.0
 """A term is specific to the corpus when it occurs in fewer than ~1 in 8 chunks."""
@@ -649,7 +650,9 @@ class OfflineRouter:
             return True, False, None
         if _OTHER_CASES.search(q):  # other cases: like those shown when its pattern is theirs ('감차보상 관련해서 다른 지역 사례도 있어?'),
             # else a pattern of its own ('유지관리 관련해서 다른 사례 없어? 바닷가 시설 같은 거')
-            return (True, False, None) if self._weighted_coverage(content, context) >= CONTEXT_SHARE else (False, True, None)
+            # ('다른 데도 지하수 관정 관리 엉망인 거 있어?': in words no report uses, a subject of its own, whatever else it shares)
+            like = self._weighted_coverage(content, context) >= CONTEXT_SHARE and sum(self.idf(t) is None for t in content) < UNKNOWN_SUBJECT
+            return (True, False, None) if like else (False, True, None)
         if ranked and shown >= SHOWN_SHARE * best:
             order = [c[0]["finding_id"] for c in _shown_cases(retained)]
             top = max(((p, f) for f, _, p in ranked if f in kept), default=(0.0, None))[1]
