@@ -224,6 +224,9 @@ def test_a_footnote_reference_inside_a_sentence_is_left_out_and_the_quote_still_
     assert verifier.support("근거 [1]", shown[0], [d]) == 1.0  # by its quote: the sentence's own words are not in the passage
     assert verifier.support("근거 [1]", shown[0].replace("관사에", "청사에"), [d]) == 0.0
     assert supported(f'문제점: "{shown[0]}" [1]', [d], "공보의 복무 사례")
+    # a mark after a sentence's closing period ends no quote
+    ended = "정산을 하지 않아 집행 잔액 1,015억 원이 반납되지 않고 있었다.180)"
+    assert [q.text for q in quotes.sentences(ended)] == ["정산을 하지 않아 집행 잔액 1,015억 원이 반납되지 않고 있었다."]
 
 
 def _finding_docs() -> list[dict]:

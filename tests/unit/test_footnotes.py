@@ -20,6 +20,9 @@ from app.text.footnotes import MASK, footnote_marks, masked, without_footnote_ma
         ("등급결정 대상이 된 2021. 11. 19.116)부터", "등급결정 대상이 된 2021. 11. 19.부터"),
         ("포털(정부24) 개편 계약을 2019. 5. 9.28) 체결하였다", "포털(정부24) 개편 계약을 2019. 5. 9. 체결하였다"),  # its ')' closes no bracket
         ("포털(정부24) 업무를 맡은 기관이 보조금 2억 원7)을", "포털(정부24) 업무를 맡은 기관이 보조금 2억 원을"),  # a later mark's ')' closes nothing
+        ("반납되지 않고 있었다.180)", "반납되지 않고 있었다."),  # after a sentence's closing period
+        ("협약을 체결하였다.4) 이에 따라 LH는", "협약을 체결하였다. 이에 따라 LH는"),
+        ("(가) 사업을 마쳤다.3) 공법)", "(가) 사업을 마쳤다. 공법)"),  # its ')' closes no bracket
     ],
 )
 def test_a_mark_after_a_word_is_removed(text, shown):
