@@ -46,6 +46,7 @@ from graph.vocab import (
 _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
 _GLOSSED = re.compile(r"[가-힣]{4,}")
+_BRACKETED = re.compile(r"\(([^()]*)\)")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
 _NAME_PREFIXES = frozenset("한국 국립 국가".split())
@@ -167,7 +168,8 @@ class AgentTools:
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
         """What the question asks about that the ingested reports do not cover: report years
         outside the store's, audit types none of its reports is, organisations named in the
-        question that no report mentions."""
+        question that no report mentions, and an English question's Korean gloss of its subject
+        that no report writes (``_glosses``)."""
         scope = self.container.scope()
         gaps: list[str] = []
         y0, y1 = filters.get("year_from"), filters.get("year_to")
@@ -201,13 +203,19 @@ class AgentTools:
                 continue  # 'Is KEPCO involved …?': 한국전력공사, which the reports mention; not 'anything on the Korea Customs Service?'
                 # (관세청, mentioned in passing: no finding is about it)
             gaps.append(name)
-        if language(question) == "en":  # an English question: a Korean term it gives ('local currency vouchers
-            # (지역화폐)') is the asker's own name for the subject; one the reports never write is a subject they do not hold
-            # (four syllables or more: a shorter one may abbreviate theirs, '농취증' for 농지취득자격증명)
-            catalog = self.container.catalog()
-            gaps += [w for w in dict.fromkeys(_GLOSSED.findall(question)) if w not in scope.text and not catalog.find(w)
-                     and not abbreviated_in(w, scope.words) and not any(w in g or g in w for g in gaps)]
+        if language(question) == "en":
+            gaps += [w for w in self._glosses(question) if w not in scope.text and not any(w in g or g in w for g in gaps)]
         return gaps
+
+    def _glosses(self, question: str) -> list[str]:
+        """The Korean terms an English question glosses its subject with, in brackets ('local currency vouchers
+        (지역화폐)'): the asker's own name for it, which the reports would write if they held it. Nouns of four
+        syllables or more (a shorter one may abbreviate theirs, '농취증' for 농지취득자격증명; not a request,
+        '(요약해줘)'), not an institution the catalog holds or a short form of a name the reports write."""
+        catalog, words = self.container.catalog(), self.container.scope().words
+        found = [w for inside in _BRACKETED.findall(question) for w in _GLOSSED.findall(inside)]
+        return [w for w in dict.fromkeys(found)
+                if sum(map(len, nouns(w))) == len(w) and not catalog.find(w) and not abbreviated_in(w, words)]
 
     def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
         """Organisations a question about where they appear in the reports names by their own

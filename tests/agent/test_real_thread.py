@@ -249,6 +249,9 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("Was anyone barred from bidding (입찰참가자격 제한)?", {}) == []
     assert tools.scope_gaps("Any case where farmland acquisition certificates (농취증) were issued on a sloppy plan?", {}) == []
     assert tools.scope_gaps("지역화폐 부정유통 사례 있어?", {}) == []  # a Korean question's words are searched, not a gap
+    for q in ("List the findings on drone procurement, 정리해주세요", "Show me the recusal findings (요약해줘)",
+              "Findings on 지방보조금 misuse in 담양군?"):
+        assert tools.scope_gaps(q, {}) == [], q  # a request, or Korean words outside a gloss
     r = agent.ask("수사받거나 불문경고 받은 직원을 표창 추천한 건, 담양 농기센터 표창 건 근거 조항은?", "short-name-1")
     assert r["coverage"] != "none" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F04"  # 포상 추천제한자 부당 추천
 

@@ -22,7 +22,7 @@ from app.text.footnotes import MASK, footnote_marks, masked, without_footnote_ma
         ("포털(정부24) 업무를 맡은 기관이 보조금 2억 원7)을", "포털(정부24) 업무를 맡은 기관이 보조금 2억 원을"),  # a later mark's ')' closes nothing
         ("반납되지 않고 있었다.180)", "반납되지 않고 있었다."),  # after a sentence's closing period
         ("협약을 체결하였다.4) 이에 따라 LH는", "협약을 체결하였다. 이에 따라 LH는"),
-        ("(가) 사업을 마쳤다.3) 공법)", "(가) 사업을 마쳤다. 공법)"),  # its ')' closes no bracket
+        ("(국비 5억 원1) 사업을 마쳤다.2) 이후", "(국비 5억 원1) 사업을 마쳤다. 이후"),  # its ')' closes no bracket: '원1)' closes its own
     ],
 )
 def test_a_mark_after_a_word_is_removed(text, shown):
