@@ -488,6 +488,15 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "이런 경우 처분은 보통 어떻게 나와?": "disposition",
         "장관에게 기준을 만들라고 통보한 건?": "actions",
         "Show me cases where auditors told an agency to recover the money": "actions",
+        # follow-ups as auditors ask them: which of two dispositions, how far it went, what the case shown demanded
+        "거긴 주의야 통보야?": "disposition", "통보였어 주의였어": "disposition", "농취증 부실 발급 건 고발까지 갔어?": "disposition",
+        "그 직원은 주의 촉구로 끝난 거야?": "disposition", "그 건 처분은": "disposition", "did anyone get a caution": "disposition",
+        "부산광역시 조례는 어떻게 바꾸래": "actions", "부산시는 뭘 고치라는 거였지": "actions", "병무청은 뭘 해야 돼": "actions",
+        "전남도 쪽 요구사항은": "actions", "What exactly is Busan supposed to change?": "actions", "what actions were required?": "actions",
+        # not reported speech, a reason, or what something was supposed to be
+        "중간에 멈춘 사업은 왜 멈춘 거래?": "similar_cases", "처분 대상자가 누구래": "similar_cases",
+        "해수부가 500억 이상으로만 묶은 게 왜 문제라는 거야": "similar_cases",
+        "Any cases where a regulator failed to impose the fines it was supposed to levy?": "similar_cases",
     }
     assert {q: question_kind(q) for q in asked} == asked
 

@@ -30,11 +30,21 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"
         r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
         r"how\s+severe|level of (?:disposition|sanction)|what\s+(?:was|were)\s+the\s+(?:disposition|sanction|penalt)|"
-        r"(?:" + _DISPOSITION_WORDS + r")\s*(?:받았|먹었)(?:어|나|니|는지|나요)?\s*[?？]?\s*$", re.I)),
+        r"(?:" + _DISPOSITION_WORDS + r")\s*(?:받았|먹었)(?:어|나|니|는지|나요)?\s*[?？]?\s*$|"
+        # which of two ('주의야 징계야?', '통보였어 주의였어'), how far it went ('고발까지 갔어?', '주의로 끝난 거야?'), bare ('그 건 처분은')
+        r"(?:" + _DISPOSITION_WORDS + r")\s*(?:야|이야|였어|이었어|였나|였지|인가|냐)\s*,?\s*(?:아니면\s*)?(?:" + _DISPOSITION_WORDS + r")|"
+        r"(?:" + _DISPOSITION_WORDS + r"|정직|파면|해임|감봉|견책|강등)\s*(?:요구|처분|촉구)?\s*(?:까지|으로|로)\s*(?:갔|가|끝났|끝난|끝나|나왔|됐)|"
+        r"처분(?:은|이)?\s*[?？]?\s*$|처분\s*(?:있|없)|(?:" + _DISPOSITION_WORDS + r")\s*수준|\bdispositions?\b|\bcaution(?:ed)?\b|"
+        r"just\s+a\s+(?:" + _DISPOSITION_WORDS + r"|caution|notice)", re.I)),
     ("actions", re.compile(
         r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|(?:라고|라거나|하라)\s*(?:요구|통보|주의|한|했)|요구한\s*(?:사례|건)|요구까지|(?:" + _DISPOSITION_WORDS + r")\s*"
         r"(?:요구|명령|처분)?(?:가|이)?\s*(?:나온|내려진|받은)|조치\s*요구\s*사례|어떤\s*조치를\s*요구|무슨\s*조치를\s*요구|"
-        r"cases where .*(?:required|ordered|demanded|told|asked)|(?:required|ordered|demanded)\s+to|(?:asked|told|instructed|directed)\s+(?:\S+\s+){1,3}to\b", re.I)),
+        r"cases where .*(?:required|ordered|demanded|told|asked)|(?:required|ordered|demanded)\s+to|(?:asked|told|instructed|directed)\s+(?:\S+\s+){1,3}to\b|"
+        # what the case shown demanded, as a follow-up asks it ('어떻게 하래', '뭘 고치라는 거였지', '뭘 해야 돼', '요구사항은'); not
+        # reported speech ('왜 멈춘 거래', '누구래') nor '문제라는 거야'
+        r"(?<![거뭐이였구마디제])래(?:요)?\s*[?？]?\s*$|(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게)|(?:뭘|뭐|무엇을|무얼)\s*해야|"
+        r"요구(?:했|한\s*(?:내용|거|것|게)|사항|받)|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|have\s+to\s+do|"
+        r"\b(?:is|are|'s)\s+(?:\S+\s+)?supposed\s+to|want(?:ed)?\s+done|\bremedy|\btold\s+to\s+do", re.I)),
     ("institution", re.compile(
         r"(?:정기감사|감사|감사결과|감사\s*결과)(?:에서|의)?\s*(?:지적된|지적\s*사항|나온|결과)|지적사항\s*(?:목록|알려|보여)|"
         r"무엇이\s*지적|뭐가\s*지적|what did .* audit find|findings (?:of|for|at)", re.I)),
