@@ -492,7 +492,7 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "거긴 주의야 통보야?": "disposition", "통보였어 주의였어": "disposition", "농취증 부실 발급 건 고발까지 갔어?": "disposition",
         "그 직원은 주의 촉구로 끝난 거야?": "disposition", "그 건 처분은": "disposition", "did anyone get a caution": "disposition",
         "부산광역시 조례는 어떻게 바꾸래": "actions", "부산시는 뭘 고치라는 거였지": "actions", "병무청은 뭘 해야 돼": "actions",
-        "전남도 쪽 요구사항은": "actions", "What exactly is Busan supposed to change?": "actions", "what actions were required?": "actions",
+        "전남도 쪽 요구사항은": "actions", "환경부 상대로는 보조금 기준을 어떻게 바꾸라는 요구였어?": "actions", "What exactly is Busan supposed to change?": "actions", "what actions were required?": "actions",
         # not reported speech, a reason, or what something was supposed to be
         "중간에 멈춘 사업은 왜 멈춘 거래?": "similar_cases", "처분 대상자가 누구래": "similar_cases",
         "해수부가 500억 이상으로만 묶은 게 왜 문제라는 거야": "similar_cases",

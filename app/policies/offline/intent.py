@@ -42,7 +42,7 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"cases where .*(?:required|ordered|demanded|told|asked)|(?:required|ordered|demanded)\s+to|(?:asked|told|instructed|directed)\s+(?:\S+\s+){1,3}to\b|"
         # what the case shown demanded, as a follow-up asks it ('어떻게 하래', '뭘 고치라는 거였지', '뭘 해야 돼', '요구사항은'); not
         # reported speech ('왜 멈춘 거래', '누구래') nor '문제라는 거야'
-        r"(?<![거뭐이였구마디제])래(?:요)?\s*[?？]?\s*$|(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게)|(?:뭘|뭐|무엇을|무얼)\s*해야|"
+        r"(?<![거뭐이였구마디제])래(?:요)?\s*[?？]?\s*$|(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게|요구|주문|지시)|요구(?:였|이었)|(?:뭘|뭐|무엇을|무얼)\s*해야|"
         r"요구(?:했|한\s*(?:내용|거|것|게)|사항|받)|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|have\s+to\s+do|"
         r"\b(?:is|are|'s)\s+(?:\S+\s+)?supposed\s+to|want(?:ed)?\s+done|\bremedy|\btold\s+to\s+do", re.I)),
     ("institution", re.compile(
