@@ -47,6 +47,7 @@ _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
 _GLOSSED = re.compile(r"[가-힣]{4,}")
 _BRACKETED = re.compile(r"\(([^()]*)\)")
+_PARTICLE_END = re.compile(r"(?<=[가-힣]{3})(?:을|를|은|는|의|에|으로|로|과|와|도)$")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
 _NAME_PREFIXES = frozenset("한국 국립 국가".split())
@@ -213,9 +214,9 @@ class AgentTools:
         syllables or more (a shorter one may abbreviate theirs, '농취증' for 농지취득자격증명; not a request,
         '(요약해줘)'), not an institution the catalog holds or a short form of a name the reports write."""
         catalog, words = self.container.catalog(), self.container.scope().words
-        found = [w for inside in _BRACKETED.findall(question) for w in _GLOSSED.findall(inside)]
+        found = [_PARTICLE_END.sub("", w) for inside in _BRACKETED.findall(question) for w in _GLOSSED.findall(inside)]  # '(지역화폐를)'
         return [w for w in dict.fromkeys(found)
-                if sum(map(len, nouns(w))) == len(w) and not catalog.find(w) and not abbreviated_in(w, words)]
+                if len(w) >= 4 and sum(map(len, nouns(w))) == len(w) and not catalog.find(w) and not abbreviated_in(w, words)]
 
     def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
         """Organisations a question about where they appear in the reports names by their own

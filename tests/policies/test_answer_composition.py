@@ -497,6 +497,12 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "중간에 멈춘 사업은 왜 멈춘 거래?": "similar_cases", "처분 대상자가 누구래": "similar_cases",
         "해수부가 500억 이상으로만 묶은 게 왜 문제라는 거야": "similar_cases",
         "Any cases where a regulator failed to impose the fines it was supposed to levy?": "similar_cases",
+        # first-turn pattern questions in the same words: requests, '없이', other senses of caution, disposition, remedy
+        "입찰 담합 사례 좀 찾아줄래?": "similar_cases", "행정처분 없이 넘어간 사례 있어?": "similar_cases",
+        "시스템 개선으로 가격이 오른 사례": "similar_cases", "금품을 요구했던 사례": "similar_cases", "설계 요구사항을 충족 못한 사례": "similar_cases",
+        "cases where officials failed to exercise caution": "similar_cases", "improper disposition of state-owned land": "similar_cases",
+        "Any cases that have to do with land compensation?": "similar_cases", "failed to remedy known defects": "similar_cases",
+        "What was the agency cautioned to do?": "actions", "처분이 있었어?": "disposition",
     }
     assert {q: question_kind(q) for q in asked} == asked
 

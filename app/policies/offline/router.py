@@ -273,13 +273,16 @@ _THING_REPORTED = re.compile(r"거래(?:요)?\s*[?？]?\s*$")
 
 def _reported(q: str) -> bool:
     """``_REPORTED``, or '왜 멈춘 거래?', '환수할 거래?' (거 이래 after a verb's adnominal ending, as Kiwi reads it:
-    not the noun 거래, '수상한 거래?', '부당한 거래?')."""
+    not the noun 거래 after an adjective, '이상한 거래?', '가장 큰 거래?'; where Kiwi reads 거 이래 after a 하다 word,
+    '위법한 거래?', it is taken as reported speech)."""
     if _REPORTED.search(q):
         return True
     if not _THING_REPORTED.search(q):
         return False
     tokens = [(t.form, t.tag) for t in get_kiwi().tokenize(q) if t.tag != "SF"]
-    return len(tokens) >= 4 and tokens[-4][1] == "ETM" and tokens[-3] == ("거", "NNB") and tokens[-1][0].startswith("래")
+    return (len(tokens) >= 5 and tokens[-5][1].startswith(("VV", "XSV", "VX", "EP")) and tokens[-4][1] == "ETM"
+            and tokens[-3] == ("거", "NNB") and tokens[-1][0].startswith("래"))  # a verb's: not an adjective's, '이상한 거래?'
+
 
 
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
@@ -306,12 +309,13 @@ _FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|�
 """Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
 after a case was shown, a search when it names a subject of its own."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
-_LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|같은|이런|그런|저런)(?![데저])")
+_LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
+_DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
 ALSO_WORDS = 3
 """'X 건도 있었지?', 'X 것도 있나?' with no pointer to what was shown and no likeness to it ('다른', '비슷한', '이런'):
 whether there was another case besides the one shown, in this many content words or more (9 of the 10 later turns
-of the dev conversations this rule decides pivot). Not '회수한 것도 있어?' of the case shown, nor a disposition or a
-demand ('징계받은 사람도 있어?', '목표를 세우라고 권고한 것도 있어?'): facets."""
+of the dev conversations this rule decides pivot). Not '회수한 것도 있어?' of the case shown, nor one naming a
+disposition ('징계 요구된 것도 있어?', '목표를 세우라고 권고한 것도 있어?'; not '개선사업', '사전통보'): facets."""
 _MORE_CASES = re.compile(r"사례|케이스|(?:더|또)\s*(?:있|찾|알려|보여)|\bmore\b|\bcases\b|\bexamples\b", re.I)
 """Asks for (more) cases, not about one: '보조금 부당 지급 사례 더 있어?'."""
 _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분", *"형사 혐의 죄명 재판 기소 징역 선고 형량 처벌".split()})
@@ -616,8 +620,7 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
-        if _ALSO_ONE.search(q) and not (_LIKENED.search(q) or _DEMANDED.search(q) or any(d in q for d in DISPOSITIONS)) and len(
-                self._content(q)) >= ALSO_WORDS:
+        if _ALSO_ONE.search(q) and not (_LIKENED.search(q) or _DISPOSITION_NAMED.search(q)) and len(self._content(q)) >= ALSO_WORDS:
             return False, True, None  # '감정평가사 평가를 그대로 믿고 영업손실 보상을 과하게 책정하려던 지자체 건도 있나?': another case
         context: set[str] = set()  # the words of what was shown and of the last question
         for d in retained:
@@ -628,7 +631,7 @@ class OfflineRouter:
         flagged = _FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)
         if flagged and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
             self._own_subject(q[: flagged.start()], seen + _said(history))
-            or self._unknown(self._content(q[: flagged.start()]), context) >= UNKNOWN_SUBJECT
+            or self._unknown(self._content(q[: flagged.start()]), context, history) >= UNKNOWN_SUBJECT
         ) and not _shown_first(ranked := self._ranked(q), retained):  # (its subject: what comes before '… 지적된 거 있어', not '경우', '사례')
             return False, True, None  # '스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?': cases of a subject the case shown never names
         others = "|".join(map(re.escape, named_organisations(q)))
@@ -657,7 +660,7 @@ class OfflineRouter:
         if _OTHER_CASES.search(q):  # other cases: like those shown when its pattern is theirs ('감차보상 관련해서 다른 지역 사례도 있어?'),
             # else a pattern of its own ('유지관리 관련해서 다른 사례 없어? 바닷가 시설 같은 거')
             # ('다른 데도 지하수 관정 관리 엉망인 거 있어?': in words no report uses, a subject of its own, whatever else it shares)
-            like = self._weighted_coverage(content, context) >= CONTEXT_SHARE and self._unknown(content, context) < UNKNOWN_SUBJECT
+            like = self._weighted_coverage(content, context) >= CONTEXT_SHARE and self._unknown(content, context, history) < UNKNOWN_SUBJECT
             return (True, False, None) if like else (False, True, None)
         if ranked and shown >= SHOWN_SHARE * best:
             order = [c[0]["finding_id"] for c in _shown_cases(retained)]
@@ -682,10 +685,11 @@ class OfflineRouter:
         words = self.content_terms(_YEAR_WORDS.sub(" ", q)) - FUNCTION_WORDS
         return not [t for t in words if not (self.catalog.find(t) or self.catalog.find(t.upper()))]
 
-    def _unknown(self, words: set[str], context: set[str]) -> int:
-        """How many of ``words`` no report uses and the conversation has not used either (not the asker's own word
-        for the case shown, '그린피 바가지', said before)."""
-        return sum(self.idf(t) is None and t not in context for t in words)
+    def _unknown(self, words: set[str], context: set[str], history: list[Turn]) -> int:
+        """How many of ``words`` no report uses and neither what was shown (``context``) nor any question of the
+        conversation has used (not the asker's own word for the case shown, '그린피 바가지', said before)."""
+        said = set().union(*(key_terms(t.question) for t in history))
+        return sum(self.idf(t) is None and t not in context and t not in said for t in words)
 
     def _weighted_coverage(self, content: set[str], context: set[str]) -> float:
         """The IDF-weighted share of the content words the reports use that ``context`` holds
