@@ -284,7 +284,6 @@ def _reported(q: str) -> bool:
             and tokens[-3] == ("거", "NNB") and tokens[-1][0].startswith("래"))  # a verb's: not an adjective's, '이상한 거래?'
 
 
-
 _AT_LEAST = re.compile(r"(?:뭐|무엇|것만|거만|것|거|건|하나|만)\s*이?라도(?![가-힣])|아무거나|있(?:긴|기는)\s*(?:해|한가|하니|하나|함)(?![가-힣])")
 """'Anything at all' ('그럼 기금 융자 사후관리 쪽으로는 뭐라도 있어?', '골프 관련해서 걸린 건 있긴 해?'): after a question that found
 nothing, a follow-up that asks for anything on the subject it names, searched as written."""
