@@ -205,15 +205,16 @@ class AgentTools:
                 # (관세청, mentioned in passing: no finding is about it)
             gaps.append(name)
         if language(question) == "en":
-            gaps += [w for w in self._glosses(question) if w not in scope.text and not any(w in g or g in w for g in gaps)]
+            gaps += [w for w in self._glosses(question, scope.words) if w not in scope.text and not any(w in g or g in w for g in gaps)]
         return gaps
 
-    def _glosses(self, question: str) -> list[str]:
+    def _glosses(self, question: str, words: frozenset[str]) -> list[str]:
         """The Korean terms an English question glosses its subject with, in brackets ('local currency vouchers
         (지역화폐)'): the asker's own name for it, which the reports would write if they held it. Nouns of four
         syllables or more (a shorter one may abbreviate theirs, '농취증' for 농지취득자격증명; not a request,
-        '(요약해줘)'), not an institution the catalog holds or a short form of a name the reports write."""
-        catalog, words = self.container.catalog(), self.container.scope().words
+        '(요약해줘)'), not an institution the catalog holds or a short form of a name the reports write (``words``:
+        the store's, ``StoreScope.words``)."""
+        catalog = self.container.catalog()
         found = [_PARTICLE_END.sub("", w) for inside in _BRACKETED.findall(question) for w in _GLOSSED.findall(inside)]  # '(지역화폐를)'
         return [w for w in dict.fromkeys(found)
                 if len(w) >= 4 and sum(map(len, nouns(w))) == len(w) and not catalog.find(w) and not abbreviated_in(w, words)]
