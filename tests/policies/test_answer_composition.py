@@ -503,6 +503,8 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "cases where officials failed to exercise caution": "similar_cases", "improper disposition of state-owned land": "similar_cases",
         "Any cases that have to do with land compensation?": "similar_cases", "failed to remedy known defects": "similar_cases",
         "What was the agency cautioned to do?": "actions", "처분이 있었어?": "disposition",
+        # a legal basis the auditors demanded be made is a demand; which law it is to go in is a legal-basis question
+        "업자를 제재할 법적 근거나 수단을 새로 만들라고 한 지적이 있었지?": "actions", "무슨 법에 근거 만들라는거": "legal_basis",
     }
     assert {q: question_kind(q) for q in asked} == asked
 

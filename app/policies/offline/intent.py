@@ -119,9 +119,14 @@ class Intent:
     """The question without its request form: what to search for."""
 
 
+_BASIS_DEMANDED = re.compile(r"근거(?:나|를|와|도|가)?[^?.!]{0,14}?(?:새로\s*)?(?:만들|마련|신설|세우)")
+"""A legal basis demanded ('제재할 법적 근거나 수단을 새로 만들라고 한 지적', '지정취소 근거 규정을 만들라고'): what the
+auditors asked for, not what the case relied on; not '무슨 법에 근거 만들라는거', which asks which law."""
+
+
 def question_kind(text: str) -> str:
     for kind, rule in _KIND_RULES:
-        if rule.search(text):
+        if rule.search(_BASIS_DEMANDED.sub(" ", text) if kind == "legal_basis" else text):
             return kind
     if (_INSTITUTION_ASK.search(text) or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
