@@ -83,8 +83,11 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     return False
 
 
-_AUDIT_OF = r"\s*(?:에\s*대한\s*)?(?:감사|정기감사|기관감사)"
-"""After a name: its audit ('국민건강보험공단 감사에서', '관세청 감사결과'), not '관련 지적' (a place, a hospital findings name)."""
+_AUDIT_OF = r"\s*(?:에\s*대한\s*|(?:이|가|을|를)\s*)?(?:감사|정기감사|기관감사)(?![원관])"
+"""After a name: its audit ('국민건강보험공단 감사에서', '관세청 감사결과', '인천국제공항공사가 감사 대상으로 들어간'), not '관련
+지적' (a place, a hospital findings name), nor the auditors ('…을 감사원이')."""
+_AUDITED = re.compile(r"감사\s*(?:대상|받)")
+"""'감사 대상으로 들어간', '감사받은': an audit asked for, no pattern of its own."""
 LISTED_MAX = 12
 """Findings an institution's listing ('해수부가 지적받은 건들 정리해줘') returns at most (해양수산부 has 9)."""
 MENTIONED_MAX = 5
@@ -181,7 +184,7 @@ class AgentTools:
         names = named_organisations(question)
         held = bool(filters.get("finding_ids")) or any(squash(n) in known for n in names if _HANGUL.search(n))  # its Korean name scoped the search
         # its audit asked for as such ('국민건강보험공단 감사에서는 뭐 나왔어?'), not beside a held body or a pattern
-        audit_of = not held and not self.pattern_nouns(question) and not asks_for_mentions(question)
+        audit_of = not held and not self.pattern_nouns(_AUDITED.sub(" ", question)) and not asks_for_mentions(question)
         for name in names:
             flat = squash(name)
             if flat in known or _MONEY.search(name) or abbreviated_in(flat, scope.words):

@@ -242,6 +242,9 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례", {}) == []
     assert tools.scope_gaps("용산공원 감사에서 나온 지적사항 정리해줘", {}) == []  # no body, but findings' titles name it
     assert tools.scope_gaps("국민건강보험공단 관련 지적 있어?", {}) == []  # not its audit: where the reports name it
+    assert tools.scope_gaps("인천국제공항공사가 감사 대상으로 들어간 지적도 있어?", {}) == ["인천국제공항공사"]  # its audit, however asked
+    assert tools.scope_gaps("인천국제공항공사 감사받은 적 있어?", {}) == ["인천국제공항공사"]
+    assert tools.scope_gaps("인천국제공항공사랑 비교한 지적 있어?", {}) == []  # named in the airport findings, beside a pattern
     assert tools.scope_gaps("보건복지부 감사에서 국민건강보험공단 관련 지적 뭐 있어?", {"institutions": ["보건복지부"]}) == []
     assert tools.scope_gaps("Is the Export-Import Bank of Korea covered anywhere?", {}) == ["Export-Import Bank of Korea"]
     # an English question's own Korean term for its subject, which no report writes; not one they write, nor a short form
