@@ -35,7 +35,7 @@ class Glossary:
             for form in (term, *synonyms):
                 if form.isascii():  # English: whole words only ('app' is not in 'approved'), plurals too
                     words = _english_phrase(form.lower().split())
-                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?:s|es)?(?![a-z])"), term)
+                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?![a-z])"), term)
                 else:
                     self._forms.setdefault(squash(form.lower()), term)
         self._forms = dict(sorted(self._forms.items(), key=lambda kv: -len(kv[0])))  # longest first, once
@@ -112,8 +112,11 @@ class Glossary:
 def _english_phrase(parts: list[str]) -> str:
     """A regex for an English glossary phrase, its words apart by spaces or hyphens; a phrase of
     three words or more may have one more word inside it, once and not a negation ('local tax
-    (revenue) system'; not 'local non government official')."""
+    (revenue) system'; not 'local non government official'). Its last word in the plural too
+    ('subsidies', 'penalties', 'reports')."""
     words = [re.escape(w) for w in parts]
+    last = parts[-1]
+    words[-1] = re.escape(last[:-1]) + "(?:y|ies)" if re.search(r"[^aeiou]y$", last) else words[-1] + "(?:s|es)?"
     plain = r"[\s-]*".join(words)
     if len(words) < 3:
         return plain

@@ -307,6 +307,9 @@ however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)")
 """Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
 after a case was shown, a search when it names a subject of its own."""
+_CONVERSELY = re.compile(r"(?<![가-힣])(?:반대로|거꾸로)(?![가-힣])|\bconversely\b|\bthe (?:opposite|reverse)\b", re.I)
+"""The opposite of what was shown ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 …', '반대로 … 후하게 잡은 사례는?'):
+another case, in words of its own."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
@@ -619,6 +622,8 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
+        if _CONVERSELY.search(q) and len(self._content(q)) >= 2:
+            return False, True, None  # '반대로 보상금을 너무 후하게 잡은 감정평가 사례는?': the opposite case, another one
         if _ALSO_ONE.search(q) and not (_LIKENED.search(q) or _DISPOSITION_NAMED.search(q)) and len(self._content(q)) >= ALSO_WORDS:
             return False, True, None  # '감정평가사 평가를 그대로 믿고 영업손실 보상을 과하게 책정하려던 지자체 건도 있나?': another case
         context: set[str] = set()  # the words of what was shown and of the last question
@@ -641,6 +646,9 @@ class OfflineRouter:
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
+            of_case = [i for n in named_organisations(q) if _case_of(q, n) for i in self.catalog.find(n)]
+            if of_case and not _overlaps(of_case, [{"institutions": (d.get("institutions") or [])[:1]} for d in retained]):
+                return False, True, None  # '양양군 건은 …' after a case about 강릉시 that names 양양군 too: 양양군's own case
             if len(content) <= 1 or demanded:  # '담양군은 뭐 하라고 했어'
                 return True, False, None
         elif demanded:
@@ -889,6 +897,11 @@ def _said(history: list[Turn]) -> str:
 def _seen(docs: list[Doc]) -> str:
     """The passages' text and institutions, without whitespace, for name look-ups."""
     return squash(" ".join(f"{d.get('text', '')} {' '.join(d.get('institutions') or [])}" for d in docs))
+
+
+def _case_of(q: str, name: str) -> bool:
+    """The question asks about a case by the organisation it is about ('양양군 건은 구체적으로 …', '경호처 쪽 건')."""
+    return bool(re.search(re.escape(name) + r"\s*(?:쪽\s*)?(?:건|사례|케이스)(?:은|는|도|이|가|을|를)?(?![가-힣])", q))
 
 
 def _overlaps(institutions: list[str], docs: list[Doc]) -> bool:
