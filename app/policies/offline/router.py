@@ -646,9 +646,6 @@ class OfflineRouter:
         if institutions:
             if not _overlaps(institutions, retained) and not self._mentioned(q, institutions, seen):
                 return False, True, None
-            of_case = [i for n in named_organisations(q) if _case_of(q, n) for i in self.catalog.find(n)]
-            if of_case and not _overlaps(of_case, [{"institutions": (d.get("institutions") or [])[:1]} for d in retained]):
-                return False, True, None  # '양양군 건은 …' after a case about 강릉시 that names 양양군 too: 양양군's own case
             if len(content) <= 1 or demanded:  # '담양군은 뭐 하라고 했어'
                 return True, False, None
         elif demanded:
@@ -897,11 +894,6 @@ def _said(history: list[Turn]) -> str:
 def _seen(docs: list[Doc]) -> str:
     """The passages' text and institutions, without whitespace, for name look-ups."""
     return squash(" ".join(f"{d.get('text', '')} {' '.join(d.get('institutions') or [])}" for d in docs))
-
-
-def _case_of(q: str, name: str) -> bool:
-    """The question asks about a case by the organisation it is about ('양양군 건은 구체적으로 …', '경호처 쪽 건')."""
-    return bool(re.search(re.escape(name) + r"\s*(?:쪽\s*)?(?:건|사례|케이스)(?:은|는|도|이|가|을|를)?(?![가-힣])", q))
 
 
 def _overlaps(institutions: list[str], docs: list[Doc]) -> bool:
