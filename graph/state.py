@@ -87,9 +87,6 @@ class AuraState(InputState, total=False):
     scope_gaps: list[str]
     """What the question names that the store does not cover (years, organisations): the turn
     declines, listing the nearest findings only as references."""
-    relaxed: dict[str, Any]
-    """The filters this turn's rewrites dropped, as they were ({'dispositions': ['징계']}): an
-    answer found without them says so (``analyze``)."""
     standalone: str
     """The question as it stands on its own: the question itself, or, for a follow-up of a turn that
     found nothing ('연도 상관없이 찾아줘', '그 농업법인은?' after a declined turn), the router's

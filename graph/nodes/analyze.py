@@ -37,22 +37,10 @@ question (the retriever's ``unmatched``: '음주' asked of the 기상특보 출�
 coverage is then 'partial'."""
 
 
-RELAXED_NOTE = {
-    "ko": "※ 질문한 {what} 조건으로는 찾지 못해, 그 조건을 빼고 찾은 결과입니다.",
-    "en": "Note: nothing matched the {what} you asked for; these were found without it.",
-}
-"""Shown under the lead when a rewrite dropped a filter the question set and the first finding
-presented does not meet it ('해양수산부가 징계 요구 받은 건 있어?' answered by a 주의 finding); the
-turn's coverage is then 'partial'."""
-
-
-def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str, manual: bool = False, unmatched: list[str] | None = None,
-           loosened: str = "") -> str:
+def render(answer: AnalystAnswer, sop: list[dict[str, Any]], lang: str, manual: bool = False, unmatched: list[str] | None = None) -> str:
     lines = [s.text for s in answer.sentences]
     if unmatched:  # right under the lead
         lines.insert(1, UNMATCHED_NOTE[lang].format(words=", ".join(f"'{w}'" for w in unmatched)))
-    if loosened:
-        lines.insert(1, RELAXED_NOTE[lang].format(what=loosened))
     parts = ["\n".join(lines)]
     if manual:
         parts.append(MANUAL_NOTE[lang])
@@ -130,15 +118,14 @@ def build(services: GraphServices):
         answer = decided.value
         presented = presented_findings(answer, docs) or _listed_findings(sql)
         unmatched = _unmatched(presented, docs, f"{state['question']} {standalone(state)}") if coverage == "full" and not manual else []
-        loosened = _loosened(presented, docs, state.get("relaxed") or {}, language(state["question"])) if coverage == "full" else ""
-        if unmatched or loosened:
+        if unmatched:
             coverage = "partial"
         cites = citations(answer, docs)
         if cites:
             runtime.stream_writer({"event": "evidence", "stage": "cited", "items": cites})
         update: dict[str, Any] = {
             "answer": render(answer, state.get("sop") or [], language(state["question"]), manual=coverage != "none" and manual,
-                             unmatched=unmatched, loosened=loosened),
+                             unmatched=unmatched),
             "sentences": [s.model_dump() for s in answer.sentences],
             "citations": cites,
             "suggestions": list(answer.follow_up_questions),
@@ -188,25 +175,6 @@ def _unmatched(presented: list[str], docs: list[Doc], question: str) -> list[str
     first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
     asked = re.sub(r"\s+", "", question).lower()
     return [w for w in (first or {}).get("unmatched") or [] if re.sub(r"\s+", "", w).lower() in asked][:3]
-
-
-def _loosened(presented: list[str], docs: list[Doc], relaxed: dict[str, Any], lang: str) -> str:
-    """The filters a rewrite dropped that the first finding presented does not meet, as the note
-    names them ('징계 처분', '해양수산부', '2023년'); '' when it meets them all (or none was dropped)."""
-    first = next((d for d in docs if presented and d.get("finding_id") == presented[0]), None)
-    if first is None:
-        return ""
-    ko = lang == "ko"
-    missed = []
-    if (asked := relaxed.get("dispositions")) and not set(asked) & set(first.get("dispositions") or []):
-        missed.append(f"{'·'.join(asked)} 처분" if ko else f"{'/'.join(asked)} disposition")
-    if (asked := relaxed.get("institutions")) and not any(a in i or i in a for a in asked for i in first.get("institutions") or []):
-        missed.append("·".join(asked) if ko else "/".join(asked))
-    y0, y1 = relaxed.get("year_from"), relaxed.get("year_to")
-    if (y0 or y1) and not (first.get("year") and (y0 or 0) <= first["year"] <= (y1 or 9999)):
-        span = f"{y0}" if y0 == y1 or not y1 else f"{y0 or ''}~{y1}"
-        missed.append(f"{span}년" if ko else span)
-    return ", ".join(missed)
 
 
 def presented_findings(answer: AnalystAnswer, docs: list[Doc]) -> list[str]:

@@ -22,11 +22,10 @@ def build(services: GraphServices):
         filters = dict(state.get("filters") or {})
         decided = services.policies.rewrite(asked, state.get("query") or asked, tried, filters)
         rw = decided.value
-        relaxed, dropped = "", dict(state.get("relaxed") or {})
+        relaxed = ""
         if rw.relax_filter in RELAXABLE and any(filters.get(k) for k in RELAXABLE[rw.relax_filter]):
             for key in RELAXABLE[rw.relax_filter]:
-                if filters.get(key) is not None:
-                    dropped[key] = filters.pop(key)
+                filters.pop(key, None)
             relaxed = f"; dropped the {rw.relax_filter} filter"
         count = (state.get("rewrite_count") or 0) + 1
         update = {
@@ -34,7 +33,6 @@ def build(services: GraphServices):
             "rewrites": [*(state.get("rewrites") or []), rw.query],
             "rewrite_count": count,
             "filters": filters,
-            "relaxed": dropped,
         }
         return update, StepInfo(f"rewrite {count}/{runtime.context.max_rewrites}: {rw.query}{relaxed}", decided)
 

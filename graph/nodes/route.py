@@ -112,7 +112,6 @@ def build(services: GraphServices):
             "documents": [],
             "set_aside": [],
             "scope_gaps": [],
-            "relaxed": {},
             "coverage": None,
             "retained_documents": retained,
             "earlier_documents": earlier,

@@ -132,6 +132,11 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("the agency noticed that improvement plans lagged") == []
     assert dispositions("did they get a warning or a caution?") == ["주의"]
     assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
+    # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
+    for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
+              "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건", "안전 주의사항을 안 알린 건"):
+        assert dispositions(q) == [], q
+    assert dispositions("풍랑주의보 때 출항 못 막은 해경 직원들 징계 요구한 사례") == ["징계"]
 
 
 def test_years_and_ordinals():
