@@ -505,8 +505,11 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "What was the agency cautioned to do?": "actions", "처분이 있었어?": "disposition",
         # a legal basis the auditors demanded be made is a demand; which law it is to go in is a legal-basis question
         "업자를 제재할 법적 근거나 수단을 새로 만들라고 한 지적이 있었지?": "actions", "무슨 법에 근거 만들라는거": "legal_basis",
+        "법적 근거를 명확히 하라고 한 지적 있어?": "actions", "근거 규정을 두도록 요구한 사례": "actions",
+        "Which finding told the ministry to create a legal basis for sanctions?": "actions",
     }
     assert {q: question_kind(q) for q in asked} == asked
+    assert question_kind("법적 근거 없이 수당을 만들어 지급한 사례") != "actions"  # made without a basis: nothing demanded
 
 
 def test_the_first_findings_demands_are_shown_whole_with_their_disposition():

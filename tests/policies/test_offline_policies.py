@@ -134,8 +134,9 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
     # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
     for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
-              "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건", "안전 주의사항을 안 알린 건"):
+              "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건"):
         assert dispositions(q) == [], q
+    assert dispositions("주의보다 무거운 처분 받은 건 몇 건?") == ["주의"]
     assert dispositions("풍랑주의보 때 출항 못 막은 해경 직원들 징계 요구한 사례") == ["징계"]
 
 
@@ -520,6 +521,9 @@ def test_glossary_matches_english_forms_as_whole_words():
     assert y.terms_in("EV charging-station subsidies") == ["보조금"]  # a -y noun's plural
     assert y.terms_in("public sports facilities") == ["공공체육시설"] and y.terms_in("late penalties") == ["지체상금"]
     assert y.terms_in("two keys") == ["서류"] and y.terms_in("subsidiesx") == []  # a vowel's -y takes -s; whole words only
+    both = Glossary({"겸직": ["영리업무"]}, english={"겸직": ["side job"]})
+    assert both.expansions("겸직 허가 없이 강의한 사례") == ["영리업무"]  # a Korean question: glossary.tsv's forms alone
+    assert "영리업무" in both.expansions("a side job without permission")
 
 
 def test_english_questions_search_with_the_korean_terms_they_name():
@@ -1092,7 +1096,9 @@ def test_the_opposite_case_is_a_new_search():
                                 best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
     for q in ("반대로 보상금을 너무 후하게 잡은 감정평가 사례는?", "이번엔 거꾸로, 영업보상 감정평가 보상금을 부풀린 건은?"):
         assert shown_first.route(q, history, appraisal).pivot, q
-    assert not shown_first.route("반대로 해수부 입장은?", history, appraisal).pivot  # one word of its own: a facet, conversely
+    for q in ("반대로 해수부 입장은?", "반대로 보상금은?", "반대로 기관은 감정평가 결과를 어떻게 해명했어?",
+              "주민 반대로 보상 협의가 늦어진 부분은 어떻게 지적됐어?"):
+        assert not shown_first.route(q, history, appraisal).pivot, q  # a facet, conversely; opposition, not the opposite
 
 
 def test_an_english_pointer_at_the_body_shown_is_that_case():

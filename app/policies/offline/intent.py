@@ -119,7 +119,9 @@ class Intent:
     """The question without its request form: what to search for."""
 
 
-_BASIS_DEMANDED = re.compile(r"근거(?:나|를|와|도|가)?[^?.!]{0,14}?(?:새로\s*)?(?:만들|마련|신설|세우)")
+_BASIS_DEMANDED = re.compile(
+    r"근거(?:나|를|와|도|가)?(?!\s*없)[^?.!]{0,14}?(?:만들|마련|신설|세우|두|갖추|정비|명확히|보완|개정)[가-힣]*\s*(?:라고|도록|할\s*것|하라|을\s*요구|방안)"
+    r"|\b(?:create|establish|introduce|set\s+up)\s+(?:a\s+|the\s+)?(?:clear\s+)?legal\s+basis", re.I)
 """A legal basis demanded ('제재할 법적 근거나 수단을 새로 만들라고 한 지적', '지정취소 근거 규정을 만들라고'): what the
 auditors asked for, not what the case relied on; not '무슨 법에 근거 만들라는거', which asks which law."""
 

@@ -28,6 +28,7 @@ class Glossary:
 
     def __init__(self, rows: dict[str, list[str]], english: dict[str, list[str]] | None = None) -> None:
         self.rows = {t: [*rows.get(t, []), *(english or {}).get(t, [])] for t in {**(english or {}), **rows}}
+        self._own = rows  # glossary.tsv's synonyms: a Korean question's expansions
         self._english_only = set(english or {}) - set(rows)
         self._forms: dict[str, str] = {}
         self._latin: dict[re.Pattern[str], str] = {}
@@ -61,10 +62,13 @@ class Glossary:
         return list(dict.fromkeys(found))
 
     def expansions(self, text: str) -> list[str]:
+        """The forms of the audit terms the text names that it does not write; a Korean text's
+        from ``glossary.tsv`` alone (not the English forms of a term both files list, '겸직')."""
         flat = squash(text.lower())
+        english = language(text) == "en"
         out: list[str] = []
         for term in dict.fromkeys(self.terms_in(text)):
-            for form in (term, *self.rows[term]):
+            for form in (term, *(self.rows[term] if english else self._own.get(term, []))):
                 if squash(form.lower()) not in flat and form not in out:
                     out.append(form)
         return out
