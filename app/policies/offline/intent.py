@@ -125,15 +125,16 @@ _BASIS_DEMANDED = re.compile(
     r"|\b(?:create|establish|introduce|set\s+up|provide|lay\s+down)\s+(?:a\s+|the\s+)?(?:clear\s+)?legal\s+(?:basis|grounds)"
     r"|\blegal\s+(?:basis|grounds)\s+(?:be|were|was)\s+(?:established|created|provided|laid\s+down)", re.I)
 """A legal basis demanded ('제재할 법적 근거나 수단을 새로 만들라고 한 지적', '지정취소 근거 규정을 만들라고'): what the
-auditors asked for, not what the case relied on; not '무슨 법에 근거 만들라는거', which asks which law."""
+auditors asked for, not what the case relied on; not '무슨 법에 근거 만들라는거', which asks which law, nor '법적
+근거도 없이 … 두도록' (made without one) or '근거가 뭔지, 그리고 뭘 보완하라고 했는지' (the basis asked first)."""
 
 
 def question_kind(text: str) -> str:
-    demanded = bool(_BASIS_DEMANDED.search(text))
+    undemanded = _BASIS_DEMANDED.sub(" ", text)
     for kind, rule in _KIND_RULES:
-        if rule.search(_BASIS_DEMANDED.sub(" ", text) if kind == "legal_basis" else text):
+        if rule.search(undemanded if kind == "legal_basis" else text):
             return kind
-    if demanded:
+    if undemanded != text:
         return "actions"  # '법적 근거 마련 방안이 뭐였어?': what was demanded
     if (_INSTITUTION_ASK.search(text) or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
