@@ -172,7 +172,13 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
     return None, None
 
 
-NOT_DISPOSITION = re.compile(r"시정\s*(?:조치\s*)?명령|주의보(?!다)|주의\s*의무|사전\s*통보|징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)")
+NOT_DISPOSITION = re.compile("|".join((
+    r"시정\s*(?:조치\s*)?명령",
+    r"주의보(?!다)",
+    r"주의\s*의무",
+    r"사전\s*통보",
+    r"징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)",
+)))
 """Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a weather
 advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거운 처분'), 주의의무, a 사전통보, a person's record of past
 discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이')."""
