@@ -37,6 +37,11 @@ class RouteDecision(BaseModel):
         "left out of the results: cases like it ('비슷한 다른 사례는?', '1번과 비슷한 다른 기관 사례': search_query is then its "
         "problem pattern) or of a pattern the message names ('감정평가 관련해서 다른 사례는?': a pivot that still leaves it out).",
     )
+    same_report: bool = Field(
+        False,
+        description="A pivot to another finding of the report shown, asked as something else it also told of ('장성군 얘기도 "
+        "나오던데 그건 뭐야', '골프장 얘기도 있었지?'): that report is searched, the cases shown left out.",
+    )
 
 
 class FieldSelection(BaseModel):

@@ -26,6 +26,11 @@ def _recall(d: RouteDecision, past: list[Doc]) -> tuple[RouteDecision, list[Doc]
     return d.model_copy(update={"ordinals": [finding_order(docs).index(f) + 1 for f in picked], "ordinals_in_list": False}), docs
 
 
+def _reports_of(docs: list[Doc]) -> list[str]:
+    """The report of the case the last answer led with."""
+    return next(([d["report_id"]] for d in docs if d.get("finding_id") and d.get("report_id")), [])
+
+
 def route_decision(state: AuraState) -> Decided[RouteDecision] | None:
     """This turn's route decision, as the route node stored it."""
     stored = dict(state.get("route") or {})
@@ -87,7 +92,8 @@ def build(services: GraphServices):
                 "year_from": d.year_from,
                 "year_to": d.year_to,
                 "dispositions": d.dispositions,
-                "exclude_finding_ids": (pointed or shown[:1]) if other_cases else [],
+                "exclude_finding_ids": shown if d.same_report and pivot else (pointed or shown[:1]) if other_cases else [],
+                "report_ids": _reports_of(earlier) if d.same_report and pivot else [],
             }.items()
             if v
         }
@@ -111,6 +117,7 @@ def build(services: GraphServices):
             "regeneration_count": 0,
             "documents": [],
             "set_aside": [],
+            "found": [],
             "scope_gaps": [],
             "coverage": None,
             "retained_documents": retained,

@@ -23,6 +23,8 @@ def build(services: GraphServices):
         filters = fields.model_dump(exclude={"reasoning", "search_query", "source"}, exclude_defaults=True)
         if excluded := (state.get("filters") or {}).get("exclude_finding_ids"):
             filters["exclude_finding_ids"] = excluded  # other cases than the one shown (the route node's)
+        if (reports := (state.get("filters") or {}).get("report_ids")) and not filters.get("report_ids"):
+            filters["report_ids"] = reports  # another finding of the report shown (the route node's)
         mentioned = services.mentioned(state["question"], filters)
         if mentioned:  # a name the reports mention in passing: the findings that mention it, not a filter no finding has
             filters["finding_ids"] = sorted({f for ids in mentioned.values() for f in ids})

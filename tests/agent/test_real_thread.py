@@ -339,3 +339,16 @@ def test_a_lookup_about_a_subject_counts_the_findings_that_hold_its_words_not_th
     assert r["coverage"] == "none" and "없습니다" in r["answer"]
     r = agent.ask("처분 종류별 건수", "lookup-topic-4")  # no subject: every finding, as before
     assert r["answer"].startswith("처분별 건수: ")
+
+
+def test_something_else_the_report_told_of_is_its_other_finding_and_small_talk_words_stay_a_question(agent):
+    thread = "auditor-sibling"
+    r = agent.ask("동호회가 공공 테니스코트 주말 예약을 독차지한 문제", thread)  # '주말' is a small-talk word too
+    assert r["track"] == "deep" and r["coverage"] != "none"
+    tennis = r["evidence"][0]["finding_id"]
+    r = agent.ask("골프장 얘기도 있었지?", thread)
+    golf = r["evidence"][0]["finding_id"]
+    assert golf != tennis and golf.split("-")[0] == tennis.split("-")[0]  # the same report's 골프장 finding
+    assert any(s["node"] == "route" and "another finding of the report shown" in s["summary"] for s in r["steps"])
+    with agent.services.sessions() as s:
+        assert "골프장" in s.get(Finding, golf).title

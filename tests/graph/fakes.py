@@ -43,6 +43,7 @@ class ScriptedPolicies:
     search_query: str = ""
     """The router's standalone query; empty: the question as asked."""
     goes_back: bool = False
+    same_report: bool = False
     institutions: list[str] = field(default_factory=list)
     """The institutions the route names (the field selector's hint)."""
     ordinals_by_call: list[list[int]] = field(default_factory=list)
@@ -78,7 +79,8 @@ class ScriptedPolicies:
         return self._d("route", RouteDecision(reasoning="scripted", track=self.track, follow_up=follow_up, pivot=pivot,
                                               sql_intent=self.sql_intent, ordinals=ordinals, search_query=self.search_query or question,
                                               ordinals_in_list=self.ordinals_in_list,
-                                              other_cases=self.other_cases, goes_back=goes_back, institutions=self.institutions))
+                                              other_cases=self.other_cases, goes_back=goes_back, institutions=self.institutions,
+                                              same_report=self.same_report))
 
     def select_fields(self, question, hints, retained, route=None):
         return self._d("select_fields", FieldSelection(institutions=list(hints.get("institutions", [])), sections=["actions"] if "조치" in question else []))

