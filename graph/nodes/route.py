@@ -117,7 +117,6 @@ def build(services: GraphServices):
             "regeneration_count": 0,
             "documents": [],
             "set_aside": [],
-            "found": [],
             "scope_gaps": [],
             "coverage": None,
             "retained_documents": retained,

@@ -438,3 +438,19 @@ def test_a_follow_up_on_a_named_finding_is_not_searched_again():
     state, _ = run(svc, "1번 건의 근거 조항은?", graph=g)
     assert state["references"] == ["F1"] and "rewrite_query" not in nodes(state)
     assert state["coverage"] == "partial"
+
+
+def test_another_finding_of_the_report_shown_is_searched_in_that_report_without_the_cases_shown():
+    pol = ScriptedPolicies(track="deep")
+    other = dict(doc(3, "F3"), report_id="r2")
+    svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F2"), other])
+    _, g = run(svc, "가람시 계약 문제")
+    pol.pivot, pol.same_report = True, True
+    state, _ = run(svc, "골프장 얘기도 있었지?", graph=g)
+    filters = svc.searches[-1][1]
+    assert state["pivot"] and filters["report_ids"] == ["r1"]  # the report of the case the last answer led with
+    assert set(filters["exclude_finding_ids"]) == {"F1", "F2", "F3"}  # every case shown, none of them the answer
+    pol.same_report = False
+    run(svc, "해수욕장 가설건축물 허가 사례", graph=g)
+    assert "report_ids" not in svc.searches[-1][1] and "exclude_finding_ids" not in svc.searches[-1][1]  # a plain pivot: the whole store
+

@@ -416,7 +416,8 @@ def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
     assert asks_for_several("두 건 비교해서 정리해줘") and asks_for_several("노후장비 교체 건이랑 패치 연동 건 요약해줘")
     assert asks_for_several("부산지방항공청장을 조치 주체로 지정한 건이 몇 건이고 각각 내용이 뭐야?")  # each one's content
     assert not asks_for_several("각각 다른 기관이 한 일이 뭐야?") and not asks_for_several("징계 요구랑 주의 요구 각각의 내용이 뭐야?")
-    assert asks_for_several("몇 건이나 돼? 각각 뭐야")
+    assert asks_for_several("몇 건이나 돼? 각각 뭐야") and asks_for_several("가람시 감사받은 거 있으면 건별로 한 줄씩")
+    assert not asks_for_several("물건별로 나눠서 계약한 사례") and not asks_for_several("사건마다 다른 처분")
     assert not asks_for_several("관리 안 한 군이랑 떠넘긴 중앙부처는 각각 어떤 처분 받았어?")  # each of those it names
 
 
@@ -679,3 +680,4 @@ def test_findings_beyond_the_cards_are_named_and_counted_in_the_lead():
     beyond = analyst.analyze_documents("List all the contract findings", many, "").sentences[-1]
     assert beyond.text.startswith("7 more related finding(s): \"지적 F6\";") and " and 2 more [6][7][8][9][10]" in beyond.text
     assert beyond.citations == [6, 7, 8, 9, 10]
+

@@ -673,6 +673,8 @@ def test_an_institution_named_in_a_shown_case_points_at_that_case(router):
     d = router.route("국토부한테는 뭘 하라고 했어?", history, retained)
     assert d.follow_up and d.ordinals == [2]  # the shown case whose text names 국토교통부, not a new search
     assert router.route("해운대구는 어떻게 됐어?", history, retained).ordinals == [1]  # its own institution
+    retained[1]["finding_title"] = "감정평가 법인 조사 부실"  # a case of the list the word names by title, another institution aside
+    assert router.route("감정평가 건은 해운대구한테도 뭐가 갔어?", history, retained).ordinals == [2]
     retained[0]["institutions"] = ["한국토지주택공사", "부산광역시 해운대구"]  # 해운대구: its report's, not its own
     assert router.route("해운대구는 어떻게 됐어?", history, retained[:1]).ordinals == []  # searched for, not pointed at
 

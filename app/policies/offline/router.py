@@ -544,6 +544,10 @@ class OfflineRouter:
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
             # '그 건 …' names that case by title at most; '그 공사 시공사는 …', '그 직원은 …' by its passages too
             ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # else the case the answer led with
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and (
+            by_title := _named_case([content], retained, by_text=False)
+        ):
+            ords = by_title  # '택시 감차 건은 강릉시장한테도 뭐가 갔어?' after a listing: the case its words name by title, whoever it names
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
             if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
