@@ -39,8 +39,9 @@ class RouteDecision(BaseModel):
     )
     same_report: bool = Field(
         False,
-        description="A pivot to another finding of the report shown, asked as something else it also told of ('장성군 얘기도 "
-        "나오던데 그건 뭐야', '골프장 얘기도 있었지?'): that report is searched, the cases shown left out.",
+        description="A pivot to another finding of the report whose case the last answer led with, asked as something else "
+        "that report also told of ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도 있었지?'): that report is searched, the cases "
+        "shown left out.",
     )
 
 

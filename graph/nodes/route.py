@@ -27,8 +27,9 @@ def _recall(d: RouteDecision, past: list[Doc]) -> tuple[RouteDecision, list[Doc]
 
 
 def _reports_of(docs: list[Doc]) -> list[str]:
-    """The report of the case the last answer led with."""
-    return next(([d["report_id"]] for d in docs if d.get("finding_id") and d.get("report_id")), [])
+    """The report of the case the last answer led with (the first in the order shown)."""
+    lead = finding_order(docs)[:1]
+    return next(([d["report_id"]] for d in docs if lead and d.get("finding_id") == lead[0] and d.get("report_id")), [])
 
 
 def route_decision(state: AuraState) -> Decided[RouteDecision] | None:

