@@ -793,3 +793,12 @@ def test_the_manuals_clauses_are_graded_and_quoted_by_the_offline_policies_witho
     assert model.calls == 0 and graded.policy == answer.policy == "offline"
     assert graded.value.grades[0].relevant
     assert answer.value.sentences[0].citations == [1] and "SOP-CLS-08" in answer.value.sentences[0].text
+
+
+def test_a_same_report_decision_of_the_model_is_a_pivot():
+    from app.policies.llm.checks import checked_route
+    from graph.schemas import RouteDecision
+    d = checked_route(RouteDecision(reasoning="", track="deep", follow_up=True, pivot=False, same_report=True))
+    assert d.pivot and not d.follow_up and d.same_report  # the model took it for a follow-up: that report is still searched
+    d = checked_route(RouteDecision(reasoning="", track="deep", follow_up=True, pivot=False))
+    assert d.follow_up and not d.pivot

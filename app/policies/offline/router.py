@@ -6,10 +6,13 @@ Rule order (first match wins):
    with no institution, year or case pointed at ('주의 요구는 언제 쓰는 거야?', '보고서에 관련자
    이름은 어떻게 표기해?') -> deep, a new question that neither follows up nor pivots;
 1. a request to write a document (보고서/요구서/통보서 ... + 작성/초안/써 ...) -> report,
-   unless it only asks whether drafting is possible ("보고서 작성도 가능해?") -> chat;
+   unless it only asks whether drafting is possible ("보고서 작성도 가능해?") -> chat, or it tells
+   what a report said ('… 보고서에 쓰고 평가기관은 못 걸러낸 사례', '이 보고서에 … 것도 있었던 것 같은데')
+   and asks for no draft in so many words;
    after a report turn, an edit of the draft ("근거 법령 부분 더 자세히 써줘") -> report;
 2. greetings, thanks, help, self-introductions, small talk, questions about the conversation
-   -> chat (unless the message also asks about audit content);
+   -> chat (unless the message also asks about audit content; words of small talk such as 주말 or
+   점심 in a case or problem asked in the reports' words are audit content);
 3. count / list / group-by / top-N over the findings table -> fast (SQL): a count names a unit
    of it (지적, 처분, 사례, 감사, 기관, …) or nothing else; a number a case holds ('민자 못 구한
    지자체가 몇 곳이었어') is read by the deep track;
@@ -64,10 +67,12 @@ _WRITTEN_IN = re.compile(
     r"(?:보고서|문서|서류|공문)(?:에|에다|에다가|상에?)\s+(?:[가-힣]+\s+){0,2}?"
     r"(?:쓰고(?!\s*싶)|썼|쓴(?!다면)|적고(?!\s*싶)|적었|적은|기재(?:한|했|된|돼)|작성(?:한|했|하고(?!\s*싶)|하면서))"
 )
-_DRAFT_ASKED = re.compile(r"초안|draft|(?:써|작성해|만들어|정리해)\s*(?:줘|주세요|줄래|줄\s*수|봐)|부탁", re.I)
-"""A draft asked for in so many words, which a report told of beside it does not undo ('보고서에 쓴 내용 바탕으로 처분요구서
-초안 써줘')."""
 """What was written in a document, told of ('결과를 보고서에 쓰고 평가기관은 못 걸러낸 사례'): no draft asked for."""
+_DRAFT_ASKED = re.compile(
+    r"초안|draft|(?:써|작성해|만들어)\s*(?:주|줄|봐|달라)|작성\s*(?:바랍|요청|부탁)"
+    r"|(?:요구서|통보서|통보문|권고문|처분서|문안).{0,20}(?:써|쓰|작성|만들)", re.I)
+"""A draft asked for in so many words, which a report told of beside it does not undo ('보고서에 쓴 내용 바탕으로 처분요구서
+초안 써줘', '… 처분요구서 작성해 주시겠어요?', '통보서 작성 바랍니다'); not '… 사례 정리해줘'."""
 _IN_DOCUMENT = re.compile(r"(?:보고서|문서)(?:에|에서|에는|엔|에선)\s")
 """'이 보고서에 …': in a report, which a question asking whether something was there ('… 만들었다는 것도 있었던 것
 같은데') reads, not a draft."""
@@ -171,16 +176,16 @@ _CHAT = re.compile(
     r"|what did i (ask|say)|내 이름|my name|(너|네|당신)\s*(이름|누구)|your name"
     r"|^(나|저)(는)?\s+(\S+\s*){1,3}(이야|야|입니다|이에요|예요)[.!~ ]*($|[.!])|^i am \w+|^i'?m \w+( \w+)?[.!]*$|잘 부탁(드립니다|해요|합니다)"
     r"|이 대화에서|in this conversation|what (kinds? of )?questions can i ask|what can i ask"
-    r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ",
+    r"|ㅠ|ㅜ|ㅋㅋ|ㅎㅎ|피곤|힘들|바빠|바쁘|정신(이)? ?없",
     re.I,
 )
-_CHATTER = re.compile(r"피곤|힘들|바빠|바쁘|정신(이)? ?없|날씨|점심|커피|주말")
+_CHATTER = re.compile(r"날씨|점심|커피|주말")
 """Words of small talk ('점심 먹었어?', '주말 잘 보내'), which a problem pattern may use too ('동호회가 공공 테니스코트
 주말 예약을 독차지한 문제'): chat only when the message is not about the reports' content."""
 CHATTER_TERMS = 2
 """... when it asks for a case or names a problem (``_PROBLEM_ASKED``) in this many key terms or more besides the
 small-talk words and that ask, most of them the reports' words (``_corpus_content``)."""
-_PROBLEM_ASKED = re.compile(r"사례|문제|지적|케이스|위반|부당|부정|부적정|부실|특혜|독차지|독점|비리")
+_PROBLEM_ASKED = re.compile(r"사례|문제|지적|케이스|경우|위반|부당|부정|부적정|부실|허위|특혜|독차지|독점|몰아|비리|(?:찾아|알려|보여)\s*(?:줘|주)")
 _HELP = re.compile(r"what (kinds? of )?questions can i ask|what can i ask|what can you do|도움말|사용법|뭘 할 수 있|무엇을 (할 수|도와)|어떤 질문(을|을 할|이)? (할 수|가능)", re.I)
 _MORE = re.compile(r"자세히|더 알려|구체적으로|설명해|tell me more|more detail|elaborate|explain", re.I)
 _NEW_TOPIC = re.compile(
@@ -331,7 +336,7 @@ _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
-_ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지|있잖|있더|있나|있어|있니|봤)")
+_ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지(?!만)|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
 """Money got back, asked of the case shown ('환수 얘기도 나왔어?'): no subject of its own (``_sibling``)."""
@@ -449,7 +454,8 @@ class OfflineRouter:
             track, why = "report", "edits the draft"
         elif _HELP.search(q) or (_CHAT.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent))) or (
             _SMALL_TALK.search(q) and not (institutions or disp)
-        ) or (_CHATTER.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent)) and not self._pattern_asked(q, terms)):
+        ) or (_CHATTER.search(q) and not (named and (_MORE.search(q) or "?" in q or sql_intent)) and not self._pattern_asked(q, terms)
+              and not (retained and (anaphora or ords))):  # not '그 공무원 주말에 출근은 한 거야?' of a case shown
             track, why = "chat", "greeting, thanks, help, small talk or a question about the conversation"
         elif sql_intent and not ords:
             track, why = "fast", "count / list / group / top-N over findings"
@@ -530,8 +536,7 @@ class OfflineRouter:
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
-            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or (
-                (_ALSO_ONE.search(q) or _ALSO_TOLD.search(q)) and not _named_case([content], retained)))  # not a case shown, by its words
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or self._also_in_report(q, retained))
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
@@ -712,6 +717,15 @@ class OfflineRouter:
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
+
+    def _also_in_report(self, q: str, retained: list[Doc]) -> bool:
+        """'같은 감사에서 골프장 얘기도 있었지?', '이 보고서에 … 앱 만들었다는 것도 있었던 것 같은데': another case of that
+        report, in words of its own; not a case shown, named by its words ('그 보고서에 사업기간 짧게 잡은 문제도 있었지?'),
+        nor what became of the case shown ('그 보고서에 환수 얘기도 나왔어?', '… 징계 얘기도 있었어?')."""
+        if not (_ALSO_ONE.search(q) or _ALSO_TOLD.search(q)) or _DISPOSITION_NAMED.search(q) or dispositions(q):
+            return False
+        words = self._content(REPORT_ANAPHORA.sub(" ", q)) - _RECOVERED
+        return bool(words) and not _named_case([words], retained)
 
     def _pattern_asked(self, q: str, terms: set[str]) -> bool:
         """A problem pattern asked about, in words of small talk too ('동호회가 공공 테니스코트 주말 예약을 독차지한 문제',
