@@ -737,8 +737,9 @@ class OfflineRouter:
 
     def _sibling(self, q: str, retained: list[Doc]) -> bool:
         """Something else the report shown told of, asked about ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도
-        있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown) that
-        a finding of that report not shown matches better than the cases shown."""
+        있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown, not pointed
+        at it) that a finding of the report the answer led with, not shown, matches clearly (``STRONG_MATCH``) and
+        better than the cases shown."""
         told = _ALSO_TOLD.search(q)
         if not told or not retained or _LIKENED.search(q) or _DISPOSITION_NAMED.search(q) or dispositions(q):
             return False
