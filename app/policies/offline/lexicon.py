@@ -67,7 +67,7 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
 question's kind and the 조치할 사항 addressees read them."""
 FACET_TERMS = frozenset(
     "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
-    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 받 결론 얘기 이야기 나머지 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처 "
+    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 전체 받 결론 얘기 이야기 나머지 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처 "
     "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
     "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
     "briefly brief short detail details mentioned mention involved role".split()

@@ -41,7 +41,6 @@ from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
     REBUTTAL_TERMS,
-    coverage,
     key_terms,
     ordinals,
     squash,
@@ -69,10 +68,15 @@ _WRITTEN_IN = re.compile(
 )
 """What was written in a document, told of ('결과를 보고서에 쓰고 평가기관은 못 걸러낸 사례'): no draft asked for."""
 _DRAFT_ASKED = re.compile(
-    r"초안|draft|(?:써|작성해|만들어)\s*(?:주|줄|봐|달라)|작성\s*(?:바랍|요청|부탁)"
+    r"초안|draft|(?:써|작성해|만들어)\s*(?:줘|주|줄|봐|달라)|작성\s*(?:바랍|요청|부탁)"
     r"|(?:요구서|통보서|통보문|권고문|처분서|문안).{0,20}(?:써|쓰|작성|만들)", re.I)
 """A draft asked for in so many words, which a report told of beside it does not undo ('보고서에 쓴 내용 바탕으로 처분요구서
 초안 써줘', '… 처분요구서 작성해 주시겠어요?', '통보서 작성 바랍니다'); not '… 사례 정리해줘'."""
+_CASES_REQUESTED = re.compile(
+    r"(?:사례|케이스|(?<![조물안사요용여문인])건|것|거)들?\s*(?:을|를|만|도|좀|다|전부|모두|싹)?\s*(?:(?:좀|다|전부|모두|싹)\s*)?"
+    r"(?:모아|찾아|알려|보여|뽑아|골라|추려)\s*(?:줘|주세요|줄래|봐|주라|주시)")
+"""Cases asked for ('… 정산보고서를 못 받아서 쓰고 남은 돈이 안 돌아온 케이스들 모아줘'): a search, whatever document a case
+tells of, unless a draft is asked for in so many words (``_DRAFT_ASKED``)."""
 _IN_DOCUMENT = re.compile(r"(?:보고서|문서)(?:에|에서|에는|엔|에선)\s")
 """'이 보고서에 …': in a report, which a question asking whether something was there ('… 만들었다는 것도 있었던 것
 같은데') reads, not a draft."""
@@ -257,7 +261,7 @@ _OTHER = re.compile(
 'that agency', 'the audited agency')."""
 
 _SAME_REPORT = re.compile(
-    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|same (?:audit|report)|(?:that|this) (?:audit|report)"
+    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|\b(?:same|that|this)(?: (?:ministry|agency|institution|body|department|county|city|province)(?:['’]s)?)? (?:audit|report)\b"
     r"|(?:^|\s)(?:그|이|해당)\s+(?!다른|타|외)\S{1,10}\s*(?:(?!다른|타|외)\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])"
     r"|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은', not '이 건 다른 감사에서 비슷한 사례'
     re.I,
@@ -446,7 +450,7 @@ class OfflineRouter:
             track, why, manual = "deep", "asks what the audit manual says", not (ords or anaphora or self._of_shown(q, retained))
         elif _REPORT.search(q) and _CAPABILITY.search(q) and not _DEICTIC.search(q) and not institutions:
             track, why = "chat", "asks whether drafting is possible"
-        elif _REPORT.search(q) and (_DRAFT_ASKED.search(q) or not (_WRITTEN_IN.search(q) or (
+        elif _REPORT.search(q) and (_DRAFT_ASKED.search(q) or not (_WRITTEN_IN.search(q) or _CASES_REQUESTED.search(q) or (
             _IN_DOCUMENT.search(q) and (_ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _FLAGGED_ANY.search(q))
         ))):
             track, why = "report", "asks for a document draft"
@@ -472,6 +476,9 @@ class OfflineRouter:
                 track, why = "deep", "a question, right after a case was shown: about that case"  # 'Was any money recovered?', 'how many times …?'
             elif track == "chat" and _CASES_ASKED.search(q) and any(self.idf(t) is not None for t in self._content(q)):
                 track, why = "deep", "asks whether there were such cases"  # '표창 쪽으로 이상하게 준 건 없었어' (Kiwi: 표 + 창)
+            elif track == "chat" and _searches_anything(q) and not _PERSONAL.search(q):
+                track, why = "deep", "asks whether the reports hold anything on a subject"  # 'Anything on 5G spectrum auction
+                # pricing?', in words no report or glossary has: searched, and declined when nothing answers
 
         query = q
         relax_period, relax_org = bool(_RELAX_PERIOD.search(q)), bool(_RELAX_ORG.search(q))
@@ -713,7 +720,7 @@ class OfflineRouter:
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
-        if coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)):  # not '…누구였대?'
+        if _compound_coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)):  # not '…누구였대?'
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
@@ -915,6 +922,15 @@ def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
     return list(cases.values())
 
 
+def _compound_coverage(words: set[str], context: set[str]) -> float:
+    """The share of ``words`` that ``context`` holds, as a word or (Korean) inside a compound of its ('경찰' of '해양경찰청':
+    'the coast guard', glossed '해양 경찰', is the body the case shown names). Not the passages' text as such: '정기' of a
+    '…정기감사' they mention is no word of the case (routing set: '해양수산부 정기감사에서 지적된 해양오염관리 문제는?' pivots)."""
+    if not words:
+        return 0.0
+    return sum(t in context or (len(t) >= 2 and re.search("[가-힣]", t) is not None and any(t in c for c in context)) for t in words) / len(words)
+
+
 def _held(words: set[str], seen: str) -> int:
     """How many of ``words`` the passages shown (``seen``, see ``_seen``) hold."""
     return sum(squash(w) in seen for w in words)
@@ -962,6 +978,9 @@ def _searches_anything(q: str) -> bool:
     return len(words - FUNCTION_WORDS - FACET_TERMS) >= ANY_SEARCH_WORDS
 
 
+_PERSONAL = re.compile(r"\b(?:you|yourself|your|my|me|mine|our|us|buddy|weekend|plans?|schedule)\b", re.I)
+"""Small talk that opens like a search ('Anything about yourself you can share?', 'Anything on my schedule for
+tomorrow?', 'Got anything on weekend plans, buddy?'): no subject of the reports."""
 _DEFINITE = re.compile(r"\s*(?:the|whether|how|what|when|who|whom|why|which|if)\b", re.I)
 """'Anything on the deadline …', '… on whether the officials were punished': something of the case shown."""
 
