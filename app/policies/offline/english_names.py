@@ -137,16 +137,16 @@ _EN_ORG_NAME = re.compile(
 _OWN = re.compile(r"board of audit|\bBAI\b", re.I)
 
 
-_LOCAL_WORD = re.compile(r"\b(?:City|County|District|Ward|Province|Provincial|Metropolitan|Municipal|Government)\b|\b\w+-(?:gu|gun|si|do)\b"
-                         r"|^\S+ (?:Office|Hall)$", re.I)
+_LOCAL_WORD = re.compile(r"\b(?:City|County|District|Ward|Province|Provincial|Metropolitan|Municipal|Government)\b"
+                         r"|\b\w+[- ](?:gu|gun|si|do)\b|^\S+ Office$", re.I)
 _OTHER_BODY = re.compile(r"\b(?:Office of Education|Authority|Regional Office|Corporation|Agency|Institute|Service)\b", re.I)
 
 
 def without_other_bodies(text: str) -> str:
     """``text`` without the English names of bodies that are no local government, which a place name may open
     ('Busan Port Authority', 'Busan Regional Office of Oceans and Fisheries', 'Busan Metropolitan City Office of
-    Education': not 부산광역시; 'Busan City Hall', 'Gokseong County Office', 'Haeundae District Office', 'Haeundae Office'
-    stay)."""
+    Education': not 부산광역시; 'Busan City', 'Gokseong County Office', 'Haeundae Gu Office', 'Haeundae District Office',
+    'Haeundae Office' stay)."""
     for name in english_organisations(text):
         if _OTHER_BODY.search(name) or not _LOCAL_WORD.search(name):
             text = text.replace(name, " ")

@@ -286,12 +286,17 @@ def anaphoric(text: str) -> bool:
     return False
 
 
+EN_BODY_REPORT = (
+    r"\b(?:that|this|the same|same) (?:ministry|agency|institution|body|department|county|city|province)"
+    r"(?:['’]s (?:audit|report)\b| (?:audit|report)(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b))"
+)
+"""'same ministry audit:', 'that agency's report', 'this county audit in 2025': a body's audit as a noun; not 'Did the
+same agency audit Haeundae-gu?', 'Did this city report the losses?' (a verb)."""
 REPORT_ANAPHORA = re.compile(
     r"(?<![가-힣])(?:그|이|해당|같은)\s*(?:(?:도|시|군|구|기관|부처)\s*)?(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])"
     r"(?!\s*" + _SET_ASIDE + ")"
     r"|(?<![가-힣])거기(?:서|에서|엔|에선)?\s+(?:[가-힣]+\s+){0,2}(?:(?:또\s*)?다른\s*(?:건|지적|거|것|사례)|나머지)"
-    r"|\b(?:that|this|the same|same)(?: (?:ministry|agency|institution|body|department|county|city|province)(?:['’]s)?)?"
-    r" (?:audit|report)\b(?!\s*(?:aside|excluded))", re.I
+    r"|\b(?:that|this|the same|same) (?:audit|report)\b(?!\s*(?:aside|excluded))|" + EN_BODY_REPORT, re.I
 )
 """'그 감사', '같은 보고서에서', '그 도 감사에서', '거기서 다른 …', 'that audit': the report retained from
 earlier turns, 'same ministry audit' too (not '같은 감사기간', '그 감사원', '그 감사 말고 다른 데서')."""

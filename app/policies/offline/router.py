@@ -35,7 +35,14 @@ import numpy as np
 
 from app.embeddings.interface import Embedder
 from app.policies.offline.english_names import korean_names
-from app.policies.offline.fields import REPORT_ANAPHORA, Catalog, anaphoric, dispositions, years
+from app.policies.offline.fields import (
+    EN_BODY_REPORT,
+    REPORT_ANAPHORA,
+    Catalog,
+    anaphoric,
+    dispositions,
+    years,
+)
 from app.policies.offline.intent import asks_for_several, enumerated, facets, named_organisations
 from app.policies.offline.lexicon import (
     FACET_TERMS,
@@ -68,8 +75,8 @@ _WRITTEN_IN = re.compile(
 )
 """What was written in a document, told of ('결과를 보고서에 쓰고 평가기관은 못 걸러낸 사례'): no draft asked for."""
 _DRAFT_ASKED = re.compile(
-    r"초안|draft|(?:써|작성해|만들어)\s*(?:줘|주|줄|봐|달라)|작성\s*(?:바랍|요청|부탁)"
-    r"|(?:요구서|통보서|통보문|권고문|처분서|문안).{0,20}(?:써|쓰|작성|만들)", re.I)
+    r"초안|draft|(?:써|작성해|만들어)\s*(?:줘|주|줄|봐|달라)|작성\s*(?:바랍|요청|부탁)(?!받)"
+    r"|(?:요구서|통보서|통보문|권고문|처분서|문안).{0,20}(?:써|쓰|작성|만들)(?!한|했|된|서|던)", re.I)
 """A draft asked for in so many words, which a report told of beside it does not undo ('보고서에 쓴 내용 바탕으로 처분요구서
 초안 써줘', '… 처분요구서 작성해 주시겠어요?', '통보서 작성 바랍니다'); not '… 사례 정리해줘'."""
 _CASES_REQUESTED = re.compile(
@@ -261,8 +268,8 @@ _OTHER = re.compile(
 'that agency', 'the audited agency')."""
 
 _SAME_REPORT = re.compile(
-    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|\b(?:same|that|this)(?: (?:ministry|agency|institution|body|department|county|city|province)(?:['’]s)?)? (?:audit|report)\b"
-    r"|(?:^|\s)(?:그|이|해당)\s+(?!다른|타|외)\S{1,10}\s*(?:(?!다른|타|외)\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])"
+    r"같은\s*(?!유형|종류|문제|사안|내용|방식|성격)(?:\S{1,8}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])|\b(?:same|that|this) (?:audit|report)\b|" + EN_BODY_REPORT
+    + r"|(?:^|\s)(?:그|이|해당)\s+(?!다른|타|외)\S{1,10}\s*(?:(?!다른|타|외)\S{1,10}\s*)?(?:감사|보고서)(?:에서|에|의|는)?(?![가-힣])"
     r"|나머지\s*(?:지적|건|사항|문제)",  # '그 강원도 정기감사 나머지 지적은', not '이 건 다른 감사에서 비슷한 사례'
     re.I,
 )
@@ -978,9 +985,10 @@ def _searches_anything(q: str) -> bool:
     return len(words - FUNCTION_WORDS - FACET_TERMS) >= ANY_SEARCH_WORDS
 
 
-_PERSONAL = re.compile(r"\b(?:you|yourself|your|my|me|mine|our|us|buddy|weekend|plans?|schedule)\b", re.I)
+_PERSONAL = re.compile(r"\b(?:you|yourself|your|my|mine|buddy|weekend)\b")
 """Small talk that opens like a search ('Anything about yourself you can share?', 'Anything on my schedule for
-tomorrow?', 'Got anything on weekend plans, buddy?'): no subject of the reports."""
+tomorrow?', 'Got anything on weekend plans, buddy?'): no subject of the reports; not 'Anything on flood control plans
+for our county?', 'Anything on Me-too harassment cases?'."""
 _DEFINITE = re.compile(r"\s*(?:the|whether|how|what|when|who|whom|why|which|if)\b", re.I)
 """'Anything on the deadline …', '… on whether the officials were punished': something of the case shown."""
 
