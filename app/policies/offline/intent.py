@@ -10,7 +10,6 @@ dispositions) are not the pattern and only add noise to a search, so they are cu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from app.policies.offline.english_names import english_organisations
 from app.policies.offline.lexicon import AGENCY_ALIASES, key_terms
@@ -112,14 +111,6 @@ _GENERIC_ORGS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Intent:
-    kind: str
-    facets: tuple[str, ...]
-    pattern: str
-    """The question without its request form: what to search for."""
-
-
 _BASIS_DEMANDED = re.compile(
     r"근거(?![나를와도가]?\s*없)(?:나|를|와|도|가)?(?:(?!뭐|뭔|무엇|어디|어느|였고)[^?.!,]){0,14}?"
     r"(?:만들|마련|신설|세우|두|갖추|정비|명확히|보완|개정)[가-힣]*\s*(?:라고|라는|도록|할\s*것|하라|을\s*요구|방안)"
@@ -130,10 +121,19 @@ auditors asked for, not what the case relied on; not '무슨 법에 근거 만�
 근거도 없이 … 두도록' (made without one) or '근거가 뭔지, 그리고 뭘 보완하라고 했는지' (the basis asked first)."""
 
 
+_BASIS_LACKING = re.compile(
+    r"(?:법적|법령상|법률상|객관적|과학적|명확한|아무)?\s*근거\s*(?:조항|규정|법령|자료)?(?:도|가|는|나)?\s*"
+    r"(?:없이|없는|없었|없고|없어|없다|없음|안\s*보|미비|부족)"
+    r"|without\s+(?:a\s+|any\s+)?(?:clear\s+)?(?:legal\s+|statutory\s+)?(?:basis|grounds)", re.I)
+"""A basis the case lacked ('법적 근거도 없이 입찰참가자격을 … 묶어서 공고 낸 케이스', 'without any legal basis'): the
+problem pattern, not a question about which law applies."""
+
+
 def question_kind(text: str) -> str:
     undemanded = _BASIS_DEMANDED.sub(" ", text)
+    basis_asked = _BASIS_LACKING.sub(" ", undemanded)
     for kind, rule in _KIND_RULES:
-        if rule.search(undemanded if kind == "legal_basis" else text):
+        if rule.search(basis_asked if kind == "legal_basis" else text):
             return kind
     if undemanded != text:
         return "actions"  # '법적 근거 마련 방안이 뭐였어?': what was demanded
@@ -151,10 +151,6 @@ def pattern(text: str) -> str:
     cut = _REQUEST_FORM.sub(" ", text)
     cut = re.sub(r"\s+", " ", cut).strip(" ,.")
     return cut if len(cut) >= 4 else text.strip()
-
-
-def understand(text: str) -> Intent:
-    return Intent(question_kind(text), facets(text), pattern(text))
 
 
 MINISTRIES = frozenset("국방부 외교부 통일부 법무부 교육부 환경부 여가부 중기부 복지부 국토부 해수부 산업부 과기부 문체부 행안부 기재부 노동부 고용부".split())
