@@ -23,7 +23,7 @@ from app.policies.offline.intent import (
     proper_organisation,
     question_kind,
 )
-from app.policies.offline.lexicon import FACET_TERMS, STOP_MORPHEMES, squash
+from app.policies.offline.lexicon import FACET_TERMS, SCOPE_FRAME, STOP_MORPHEMES, squash
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -141,7 +141,8 @@ class AgentTools:
             hits = self.container.retriever.search(searched[0], k=depth, filters=sf)
         else:
             hits = self.container.retriever.search_many(searched, k=depth, filters=sf)
-        listing = question_kind(queries[0]) == "institution"  # '곡성군의회 관련 지적 있어?': its own findings first
+        # '곡성군의회 관련 지적 있어?', '법무부를 상대로 나온 감사 결과가 있어? 뭘 하라고 했어?': its own findings first
+        listing = question_kind(queries[0]) == "institution" or bool(sf.institutions and not self.pattern_nouns(queries[0]))
         terms = self.query_terms(queries[-1])
         asked = queries[0]  # the question as the user asked it (standalone), not a rewrite's bare morphemes
         acts = asked_wrongdoing(asked)
@@ -158,6 +159,7 @@ class AgentTools:
             return self.query_terms(query) - FACET_TERMS
         text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
         text = _CASE_OF.sub(" ", text)  # '기상특보 출항 건의 처분' (Kiwi: 건의, a proposal)
+        text = SCOPE_FRAME.sub(" ", text)  # '법무부를 상대로 나온 감사 결과': the scope, not a pattern
         catalog = self.container.catalog()
         text = catalog.canonical(text)  # '과기부랑' -> '과학기술정보통신부랑', removed below
         for name in [*named_organisations(text), *catalog.find(text)]:

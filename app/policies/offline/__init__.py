@@ -12,7 +12,7 @@ from app.policies.offline.decline import decline
 from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import Catalog, anaphoric, select_fields
 from app.policies.offline.intent import named_organisations, pattern
-from app.policies.offline.lexicon import key_terms, squash
+from app.policies.offline.lexicon import SCOPE_FRAME, key_terms, squash
 from app.policies.offline.lookup import MAX_TOPIC_WORDS, topic_words
 from app.policies.offline.manual import answer_from_manual, asks_about_manual
 from app.policies.offline.rewriter import Glossary
@@ -112,7 +112,7 @@ class OfflinePolicies:
         return _offline(decline(question, gaps, nearest))
 
     def verify(self, question: str, answer: AnalystAnswer, docs: list[Doc]) -> Decided[Verification]:
-        text = self._catalog().canonical(question)  # '전남도청' is answered by 전라남도's findings
+        text = SCOPE_FRAME.sub(" ", self._catalog().canonical(question))  # '전남도청' is answered by 전라남도's findings; '…을 상대로' frames it
         named: set[str] = set()
         if language(question) == "en":  # 'Ministry of the Interior and Safety' is answered by 행정안전부's findings, not by its English words
             for name in named_organisations(question):

@@ -75,6 +75,13 @@ FACET_TERMS = frozenset(
 """Words of a follow-up that asks for another facet of the same case, not for a new topic, and
 words that only frame the request ('무슨 얘기야', '나머지', '언급된'). Not '케이스': Kiwi reads '케이슨'
 (a caisson) as it."""
+SCOPE_FRAME = re.compile(
+    r"(?:을|를)\s*상대로|(?:조치|처분|요구)\s*(?:의\s*)?(?:주체|대상|기관|상대)(?:으로|로|가|이)?\s*(?:지정|지목|명시|정)[가-힣]*"
+    r"|(?:광역|기초)\s*(?:단위|자치단체|지자체)(?:인|의|로서)?|이번\s*감사|(?<![가-힣])(?:도지사|군수|구청장)(?=한테|에게|께|은|는|이|가|을|를|\s|$)"
+)
+"""How a question frames the institution it asks about ('법무부를 상대로 나온 감사 결과', '부산지방항공청장을 조치 주체로
+지정한 건', '광역 단위인 전라남도', '도지사한테 떨어진 요구'): its scope, which the field selector reads, not a problem
+pattern the answer must cover."""
 REBUTTAL_TERMS = frozenset("반박 주장 해명 입장 논리 항변 소명".split())
 """The agency's answer, asked of a case shown ('해수부는 감사 때 어떤 논리로 반박했어?': its 관계기관 의견): a facet
 for the router and the utility check, not ``FACET_TERMS``, since lookups and pattern nouns keep them as
