@@ -181,19 +181,30 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
 
 NOT_DISPOSITION = re.compile("|".join((
     r"시정\s*(?:조치\s*)?명령",
+    r"시정\s*(?:이|을|을\s*다\s*)?\s*완료",
     r"주의보(?!다)",
     r"주의\s*의무",
     r"사전\s*통보",
     r"징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)",
 )))
-"""Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a weather
+"""Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a 통보 whose
+wrong the body had put right during the audit ('시정완료'), a weather
 advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거운 처분'), 주의의무, a 사전통보, a person's record of past
 discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이')."""
 
 
+_NAMED = "|".join(sorted({w for words in DISPOSITION_WORDS.values() for w in words if not w.isascii()}, key=len, reverse=True))
+_DISPOSITIONS_SET_ASIDE = re.compile(
+    rf"(?:{_NAMED})(?:\s*(?:[·ㆍ,/]|이나|나|랑|이랑|하고|과|와)\s*(?:{_NAMED}))*\s*(?:요구|처분)?\s*"
+    r"(?:(?:선|수준|정도)에서\s*(?:안|않고|그치지)|(?:으로|로)\s*(?:안|않고)\s*끝|(?:말고|말구|빼고|아닌|제외|이외|외(?:에|의)))"
+)
+"""Dispositions a question sets aside ('통보·주의 선에서 안 끝나고 … 개선까지', '주의 말고 징계 받은 건'): not asked for."""
+
+
 def dispositions(text: str) -> list[str]:
-    """The dispositions the text names, in the order it names them ('훈계랑 징계' -> 훈계, 징계)."""
-    low = NOT_DISPOSITION.sub(" ", text.lower())
+    """The dispositions the text names, in the order it names them ('훈계랑 징계' -> 훈계, 징계), not those it
+    sets aside."""
+    low = _DISPOSITIONS_SET_ASIDE.sub(" ", NOT_DISPOSITION.sub(" ", text.lower()))
     at = {d: min(i for w in words if (i := _named_at(w, low)) >= 0) for d, words in DISPOSITION_WORDS.items()
           if any(_named_at(w, low) >= 0 for w in words)}
     return sorted(at, key=at.__getitem__)
@@ -289,8 +300,9 @@ def anaphoric(text: str) -> bool:
 EN_BODY_REPORT = (
     r"\b(?:that|this|the same|same) (?:ministry|agency|institution|body|department|county|city|province)"
     r"(?:['’]s (?:audit|report)\b| (?:audit|report)(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b))"
+    r"|\b(?:that|this|the same|same) (?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)? (?:audit|report)\b"
 )
-"""'same ministry audit:', 'that agency's report', 'this county audit in 2025': a body's audit as a noun; not 'Did the
+"""'same ministry audit:', 'that agency's report', 'this county audit in 2025', 'that same Gangwon audit': a body's audit as a noun; not 'Did the
 same agency audit Haeundae-gu?', 'Did this city report the losses?' (a verb)."""
 REPORT_ANAPHORA = re.compile(
     r"(?<![가-힣])(?:그|이|해당|같은)\s*(?:(?:도|시|군|구|기관|부처)\s*)?(?:감사|보고서)(?:에서|에|의|는|도|를|와|과)?(?![가-힣])"
