@@ -136,6 +136,29 @@ def test_a_question_going_back_past_a_pivot_finds_the_case_from_before(agent):
     assert any(s["node"] == "route" and "earlier case" in s["summary"] for s in r["steps"])
 
 
+def test_a_return_to_a_case_from_before_a_decline_is_followed_by_its_words(agent):
+    thread = "auditor-returns-after-decline"
+    taxi = agent.ask("강릉 택시 감차보상 지급 건, 처분 대상이 누구누구였어?", thread)["evidence"][0]["finding_id"]
+    agent.ask("양양군 해변에 가설건축물 짓게 공유수면 점용허가 내준 건은?", thread)
+    assert agent.ask("강원도 2018회계연도 결산 때도 재무제표 오류가 지적됐었나?", thread)["coverage"] == "none"
+    # it names the case only by a place and a word of it ('강릉 건', '택시'): the case from before is the one they match
+    r = agent.ask("강릉 건으로 돌아가서, 택시 한 대당 보상금은 얼마였지?", thread)
+    assert r["evidence"][0]["finding_id"] == taxi
+    assert any(s["node"] == "route" and "earlier case" in s["summary"] for s in r["steps"])
+
+
+def test_an_institution_framed_by_scope_words_gets_its_own_findings(agent, real_services):
+    tools = AgentTools(real_services, real_services.policies)
+    framed = ("법무부를 상대로 나온 감사 결과가 있어? 있으면 무슨 내용이고 뭘 하라고 했어?",
+              "광역 단위인 전라남도가 조치 주체로 지정된 지적사항 있으면, 도지사한테 떨어진 요구가 뭐였는지까지")
+    for q in framed:
+        assert tools.pattern_nouns(q) == set(), q  # '상대', '광역', '단위', '주체', '지정', '도지사': its scope, no pattern
+    r = agent.ask(framed[0], "framed-1")  # the one finding about 법무부, not its report's others
+    assert r["coverage"] == "full" and r["evidence"][0]["finding_id"] == "jj20251017_173842-F02"
+    r = agent.ask(framed[1], "framed-2")  # nor declined: the framing words are no pattern the answer lacks
+    assert r["coverage"] == "full" and r["evidence"][0]["finding_id"] == "jj20250924_101118-F11"
+
+
 def test_questions_the_reports_cannot_answer_are_declined(agent):
     r = agent.ask("한국도로공사 감사에서 지적된 사항 알려줘", "decline-1")
     assert r["coverage"] == "none" and "한국도로공사" in r["answer"].split("\n")[0]

