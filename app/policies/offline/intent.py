@@ -122,16 +122,22 @@ auditors asked for, not what the case relied on; not '무슨 법에 근거 만�
 
 
 _BASIS_LACKING = re.compile(
-    r"(?:법적|법령상|법률상|객관적|과학적|명확한|아무)?\s*근거\s*(?:조항|규정|법령|자료)?(?:도|가|는|나)?\s*"
-    r"(?:없이|없는|없었|없고|없어|없다|없음|안\s*보|미비|부족)"
-    r"|without\s+(?:a\s+|any\s+)?(?:clear\s+)?(?:legal\s+|statutory\s+)?(?:basis|grounds)", re.I)
-"""A basis the case lacked ('법적 근거도 없이 입찰참가자격을 … 묶어서 공고 낸 케이스', 'without any legal basis'): the
-problem pattern, not a question about which law applies."""
+    r"(?:법적|법령상|법률상|객관적|과학적|명확한|아무)?\s*근거\s*(?:조항|규정|법령|자료)?(?:도|가|는|나|이|은)?\s*"
+    r"(?:없이|없는데도|없었는데도|없는(?!\s*(?:거|것|건가|건지|지))|안\s*보고|미비한|부족한)(?=\s*[가-힣A-Za-z])", re.I)
+_BASIS_LACKING_EN = re.compile(
+    r"\b(?:without|with\s+no|lacking)\s+(?:a\s+|any\s+)?(?:clear\s+)?(?:legal\s+|statutory\s+)?(?:basis|grounds)\b", re.I)
+_CASES_EN = re.compile(r"\b(?:cases?|examples?|instances?|findings?)\b", re.I)
+"""A basis the case lacked, followed by what was done without it ('법적 근거도 없이 입찰참가자격을 … 묶어서 공고 낸 케이스',
+'근거 규정이 없는데도 수당 지급한 사례'), or in English in a question for cases ('Any cases where bidding was limited …
+without any legal basis?'): the problem pattern, not a question about which law applies; not '법적 근거는 없었어?',
+'근거가 없는 거야?', 'Was it done without any legal basis?'."""
 
 
 def question_kind(text: str) -> str:
     undemanded = _BASIS_DEMANDED.sub(" ", text)
     basis_asked = _BASIS_LACKING.sub(" ", undemanded)
+    if _CASES_EN.search(text):
+        basis_asked = _BASIS_LACKING_EN.sub(" ", basis_asked)
     for kind, rule in _KIND_RULES:
         if rule.search(basis_asked if kind == "legal_basis" else text):
             return kind

@@ -210,13 +210,37 @@ _NEW_TOPIC = re.compile(
 _BACK = re.compile(
     r"(?<![가-힣])(?:아까|앞서)(?!\s*(?:도\s*)?(?:말했듯이|말한\s*것처럼|말했지만|물어보려던|물어보려고))"
     r"|(?<![가-힣])(?:맨\s*처음에?|처음에?\s*(?:물어본|물었던|말한|말했던|얘기한|얘기했던|질문한|봤던|본|나온|나왔던))"
-    r"|(?<![가-힣])처음(?=\s+(?:[가-힣A-Za-z]*[가-힣A-Za-z](?<![된한던는])\s*){0,2}?(?:건|거|사례|케이스)(?:[은는이가을를에도]|\s|$))"
     r"|(?:으로|로)\s*돌아가(?:서|면|자|볼게)|\bgoing back\b(?!\s+(?:to\s+)?(?:19|20)\d{2})|\bback to the (?:case|one|finding|first|earlier)\b"
     r"|\bearlier (?:case|one|finding|question)\b|\bthe first (?:case|one|question) (?:i|we) (?:asked|discussed|looked)",
     re.I,
 )
-"""A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', '처음 호스텔 건은',
-'검사 안받은 배 건으로 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry')."""
+"""A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', '검사 안받은 배 건으로
+돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry'); '처음 호스텔 건은' too (``_first_case``)."""
+_FIRST_OF = re.compile(r"(?<![가-힣])처음(?=\s+((?:\S+\s+){0,1}\S+?)\s*(?:건|거|사례|케이스)(?:[은는이가을를에도만]|\s|$))")
+_FIRST_EVENT = frozenset("위반 적발 지적 도입 시행 발생 감사 신고 처분 징계 주의 통보".split())
+_NOUN_TAGS = frozenset(("NNG", "NNP", "NNB", "NR", "MM", "SL", "SN", "SH"))
+
+
+def _first_case(q: str) -> re.Match[str] | None:
+    """'처음 호스텔 건은', '처음 두 건 가운데': the first case(s) shown, named by a word of theirs or counted (only '처음'
+    is the match); not a first offence or time ('처음 적발된 건', '처음 위반 건이면', '처음 받은 거 맞아?')."""
+    m = _FIRST_OF.search(q)
+    if not m:
+        return None
+    tokens = get_kiwi().tokenize(m.group(1))
+    return m if tokens and all(t.tag in _NOUN_TAGS and t.form not in _FIRST_EVENT for t in tokens) else None
+
+
+def goes_back(q: str) -> bool:
+    """The question returns to something discussed before (``_BACK``, ``_first_case``)."""
+    return bool(_BACK.search(q) or _first_case(q))
+
+
+def without_return(q: str) -> str:
+    """The question without its words of returning ('아까', '처음', '… 건으로 돌아가서')."""
+    q = _BACK.sub(" ", q)
+    m = _first_case(q)
+    return f"{q[: m.start()]} {q[m.end():]}" if m else q
 _DEFINES = re.compile(
     r"(?:요건|기준|정의|뜻|의미|차이)(?:이|은|는|가)?\s*(?:뭐|무엇|어떻게)|언제\s*(?:써|쓰|적용)"
     r"|\bwhat (?:is|are) (?:the )?(?:requirements?|criteria|definition)\b|\bwhat does .* mean\b|\bdifference\b",
@@ -275,6 +299,7 @@ _SAME_REPORT = re.compile(
     re.I,
 )
 _REST = re.compile(r"나머지|\b(?:other|else|rest)\b", re.I)
+_OTHER_FINDINGS = re.compile(r"다른\s*(?:지적|건|거|것|사례|문제)")
 _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 """'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
@@ -348,7 +373,7 @@ _CONVERSELY = re.compile(r"(?:^|[,.]\s*|(?:이번엔|이번에는|그럼|그러�
 _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이스|건|경우)(?:은|는|도)?\s*(?:[?？]|$|있)|\bcases?\b", re.I)
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
-_ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳|지자체|기관|업체)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
+_ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
 _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지(?!만)|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
@@ -370,6 +395,11 @@ _OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도
 """Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
 when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
 _AMOUNT = re.compile(r"얼마|how much", re.I)
+_QUANTITY = re.compile(r"얼마|몇\s*(?:척|명|개|곳|군데|건|퍼센트|프로|차|배|억|만|%)|어느\s*정도|규모|액수|\bhow (?:much|many)\b", re.I)
+QUANTITY_WORDS = 3
+"""A number asked of the case shown ('빼돌린 금액은 얼마고 환수는 끝났나', '인건비로 버린 돈은 어느 정도?', '과태료 처분에서
+빠진 선박은 몇 척이었어?'): in this many content words or fewer, they say what the number is of, which the passages shown
+need not hold; they alone do not make it a new search (another finding that matches it clearly still does)."""
 _MONEY = frozenset("세금 혈세 예산 돈 국고 비용 낭비 손실 손해 버리 날리 money cost costs loss wasted waste".split())
 """Asked with '얼마' and nothing else, the money words say which amount ('세금은 얼마나 낭비됐대'), not what the case is."""
 _MONEY_LOST = frozenset("낭비 손실 손해 버리 날리 wasted waste loss".split())
@@ -523,8 +553,9 @@ class OfflineRouter:
                 # in words the audit manual uses too, of the case just shown ('정산보고서 안 낸 지자체는 몇 곳이야?' after a
                 # settlement case): about that case, which a new question would take for one about the manual
                 follow_up, pivot, why = True, False, why + "; of the case shown, in words the manual uses too"
-        content = self._content(_BACK.sub(" ", q), keep_money=bool(_BACK.search(q)))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
+        content = self._content(without_return(q), keep_money=goes_back(q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
+        returning = bool(history) and goes_back(q) and bool(content) and not back_to  # to a case the last answer does not show
         period = _other_period(y0, y1, retained)
         own_time = _own_time(q, y0, y1, retained, content) if period else []
         other_period = period and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
@@ -572,7 +603,8 @@ class OfflineRouter:
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
             # '그 건 …' names that case by title at most; '그 공사 시공사는 …', '그 직원은 …' by its passages too
-            ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or [1]  # else the case the answer led with
+            ords = _named_case([content, wordwise], retained, by_text=not _CASE_REF.search(q)) or ([] if returning else [1])
+            # else the case the answer led with, unless it goes back to another ('아까 그 하수도 건은' names none of them)
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and not (
             _ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _INSTEAD.search(q) or re.search(_NEVER_MIND, q) or asks_for_several(q)
         ) and (by_title := _named_case([content], retained, by_text=False)) and self._naming(q, institutions, _shown_cases(retained)[by_title[0] - 1]):
@@ -601,7 +633,7 @@ class OfflineRouter:
             dispositions=disp,
             search_query=query,
             other_cases=other_cases,
-            goes_back=bool(history) and bool(_BACK.search(q)) and bool(content) and not back_to,
+            goes_back=returning,
             same_report=same_report,
         )
 
@@ -729,7 +761,9 @@ class OfflineRouter:
             return True, False, order.index(top) + 1 if top in order else None
         if elsewhere:
             return False, True, None
-        if _compound_coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)):  # not '…누구였대?'
+        if _compound_coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)) and not (
+            _QUANTITY.search(q) and len(content) <= QUANTITY_WORDS
+        ):  # not '…누구였대?', '… 금액은 얼마고 …'
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
@@ -755,22 +789,31 @@ class OfflineRouter:
         """Something else the report shown told of, asked about ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도
         있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown, not pointed
         at it) that a finding of the report the answer led with, not shown, matches clearly (``STRONG_MATCH``) and
-        better than the cases shown."""
+        better than the cases shown; or another problem of that report named in two words of its own or more ('같은
+        감사에서 민자로 다기능 시설 짓겠다는 계획만 믿고 어항을 골랐던 건은?'; not '같은 감사에서 다른 지적은?', '그 감사에서 환수
+        얘기는?')."""
         told = _ALSO_TOLD.search(q)
-        if not told or not retained or _LIKENED.search(q) or _DISPOSITION_NAMED.search(q) or dispositions(q):
+        report = None if told else (REPORT_ANAPHORA.search(q) or _SAME_REPORT.search(q))
+        if not (told or report) or not retained or (report and (_REST.search(q) or _OTHER_FINDINGS.search(q))):
+            return False  # (that report's other findings asked for as such, one of them named: '거기 다른 지적 중에 항만 사용료 건은?')
+        text = q if told else f"{q[: report.start()]} {q[report.end():]}"  # '같은 감사에서' likens nothing
+        if _LIKENED.search(text) or _DISPOSITION_NAMED.search(q) or dispositions(q):
             return False
-        subject = q[: told.start()]
+        subject = q[: told.start()] if told else text
         if _DEICTIC.search(subject) or _DEMONSTRATIVE.search(subject) or _CASE_REF.search(subject) or anaphoric(subject) or (
             _points_at_shown(subject, retained)
         ):
             return False  # '그 건에서 관리 감독 얘기도 나왔어?', '이 직원 형사 처벌 얘기도 있었어?': of the case shown
         words = self._content(subject) - _RECOVERED
-        if not (words or self.catalog.find(subject)):
+        if not (words or self.catalog.find(subject)) or (report and len(words) < 2):
             return False  # '환수 얘기도 나왔어?': what became of the case shown
         kept = {d.get("finding_id") for d in retained}
         lead = _shown_cases(retained)[0][0].get("report_id")  # the report the route node then searches
         ranked = self._ranked(subject)
         shown = max((p for f, _, p in ranked if f in kept), default=0.0)
+        if report:  # that report named: its finding the words match best, the cases shown clearly behind (``SHOWN_SHARE``)
+            other = max((p for f, r, p in ranked if r == lead and f not in kept), default=0.0)
+            return other > 0.0 and shown < SHOWN_SHARE * other
         return any(r == lead and f not in kept and p >= STRONG_MATCH and p > shown for f, r, p in ranked)
 
     def _ranked(self, q: str) -> list[tuple[str, str, float]]:
@@ -842,7 +885,7 @@ class OfflineRouter:
         """The shown case (its position) a question that returns to something earlier names, its
         words of returning aside ('아까 상수도 관망 건은' -> the case about 상수도 관망); empty when it
         does not return or names none."""
-        return _named_case([self._content(_BACK.sub(" ", q), keep_money=True)], retained) if _BACK.search(q) else []
+        return _named_case([self._content(without_return(q), keep_money=True)], retained) if goes_back(q) else []
 
     def _of_shown(self, q: str, retained: list[Doc]) -> bool:
         """Half or more of the question's content words (two or more) are in the passages shown,
