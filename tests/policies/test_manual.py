@@ -30,7 +30,9 @@ PINNED = sorted(["근거 조항은?", "근거가 뭐야 의회 의결 받아야 
                  # the eighth: follow-ups, answered from the reports
                  "결함신고 의무 조항이 뭐야?", "낭비된 예산은?", "처분 종류는?",
                  # the eleventh: a follow-up, answered from the reports
-                 "그럼 국가가 손해 본 돈은 누구한테 받아내라는 거야?"])
+                 "그럼 국가가 손해 본 돈은 누구한테 받아내라는 거야?",
+                 # the fifteenth: a follow-up, answered from the reports
+                 "기관 의견은?"])
 """Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
 One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
 fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""

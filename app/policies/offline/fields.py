@@ -193,8 +193,11 @@ advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거�
 discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이')."""
 
 
-_SET_ASIDE = r"(?:말고|말구|빼고|(?:이|가|은|는)?\s*(?:아닌(?!가|지|\s*거)|아니라)|제외|이외|외(?:에|의)?(?![가-힣]))"
-"""What follows something the question sets aside ('성과감사 말고', '그 감사 빼고', '주의가 아니라'; not '징계 아닌가요?')."""
+_SET_ASIDE = r"(?:말고|말구|빼고|(?:이|가|은|는)?\s*(?:아닌(?!가|지|\s*거)|아니라)|제외|이외|외(?:에|의|엔|에는)?(?![가-힣]))"
+"""What follows something the question sets aside ('성과감사 말고', '그 감사 빼고', '그 감사 외엔', '주의가 아니라'; not
+'징계 아닌가요?')."""
+_SET_ASIDE_FLAT = r"(?:말고|말구|빼고|아닌|아니라|제외|이외|외)"
+"""``_SET_ASIDE`` in text without its spaces ('성과감사외에', '성과감사아닌')."""
 _NAMED = "|".join(sorted({w for words in DISPOSITION_WORDS.values() for w in words if not w.isascii()}, key=len, reverse=True))
 _DISPOSITIONS_SET_ASIDE = re.compile(
     rf"(?:{_NAMED})(?:\s*(?:[·ㆍ,/]|이나|나|랑|이랑|하고|과|와)\s*(?:{_NAMED}))*\s*(?:요구|처분)?\s*"
@@ -225,7 +228,7 @@ def _named_at(word: str, low: str) -> int:
 def audit_types(text: str) -> list[str]:
     """The audit types the question scopes to; not one it sets aside ('성과감사 말고')."""
     flat = squash(text)
-    out = [t for t in AUDIT_TYPES if t in flat and not re.match(_SET_ASIDE, flat[flat.index(t) + len(t):])]
+    out = [t for t in AUDIT_TYPES if t in flat and not re.match(_SET_ASIDE_FLAT, flat[flat.index(t) + len(t):])]
     if not out and "정기감사" in flat:
         out.append("기관정기감사")
     return out
@@ -300,8 +303,8 @@ def anaphoric(text: str) -> bool:
 EN_BODY_REPORT = (
     r"\b(?:that|this|the same|same) (?:ministry|agency|institution|body|department|county|city|province)"
     r"(?:['’]s (?:audit|report)\b| (?:audit|report)(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b))"
-    r"|\b(?:that|this|the same|same) (?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)? (?:audit|report)"
-    r"(?=\s*(?:[:,.?!]|$)|\s+(?:in|of|on|about|findings?|results?)\b)"
+    r"|\b(?:that|this|the same|same) (?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)? (?:audit|report)\b"
+    r"(?!\s+(?:aside|excluded)\b)(?!\s+(?-i:[A-Z]))"
 )
 """'same ministry audit:', 'that agency's report', 'this county audit in 2025', 'that same Gangwon audit': a body's audit as a noun; not 'Did the
 same agency audit Haeundae-gu?', 'Did this city report the losses?' (a verb)."""

@@ -123,7 +123,8 @@ auditors asked for, not what the case relied on; not '무슨 법에 근거 만�
 
 _BASIS_LACKING = re.compile(
     r"(?:법적|법령상|법률상|객관적|과학적|명확한|아무)?\s*근거\s*(?:조항|규정|법령|자료)?(?:도|가|는|나|이|은)?\s*"
-    r"(?:없이|없는데도|없었는데도|없는(?!\s*(?:거|것|건가|건지|지))|안\s*보고|미비한|부족한)(?=\s*[가-힣A-Za-z])", re.I)
+    r"(?:없이|없고|없는데도|없었는데도|없는(?!지(?![가-힣])|\s*(?:거|것)\s*(?:야|예요|냐|아니|맞|[?？]|$)|\s*건(?:가|지))|안\s*보고|미비|부족)"
+    r"(?=[\s,]*[가-힣A-Za-z])", re.I)
 _BASIS_LACKING_EN = re.compile(
     r"\b(?:without|with\s+no|lacking)\s+(?:a\s+|any\s+)?(?:clear\s+)?(?:legal\s+|statutory\s+)?(?:basis|grounds)\b", re.I)
 _CASES_EN = re.compile(r"\b(?:cases?|examples?|instances?|findings?)\b", re.I)

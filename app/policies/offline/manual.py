@@ -72,8 +72,8 @@ _CASE = re.compile(
 )
 """A question about cases: it asks for them or for their problems, refers to one ('방금 말한', '그 처분'),
 describes one, counts them, or wants a document drafted ('… 양식으로 초안 써줘')."""
-_IF = re.compile(r"(?:하|했|되|됐|였|이)(?:으)?면\s|라면|다면|\bif\b", re.I)
-"""'…하면 징계야?', '…였다면': a violation described, so precedents answer it ..."""
+_IF = re.compile(r"(?:하|했|되|됐|였|이)(?:으)?면\s|라면|다면|(?:았|었|였|했|됐|겼|졌|렸|쳤|챘|났|갔|왔|봤|줬)을\s*때|\bif\b", re.I)
+"""'…하면 징계야?', '…였다면', '… 챙겼을 때 처분 수준이 궁금해': a violation described, so precedents answer it ..."""
 _HOW_TO_WRITE = re.compile(r"표기|문안|작성|(?:어떻게|어케)\s*써|wording|\bwrit", re.I)
 """... unless it asks how to write something ('처분이 여러 개 붙으면 표기는 어케 해'); not '계약을 쪼개면 처분
 예시가 뭐야?', which asks for precedents."""

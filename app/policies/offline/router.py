@@ -216,14 +216,15 @@ _BACK = re.compile(
 )
 """A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', '검사 안받은 배 건으로
 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry'); '처음 호스텔 건은' too (``_first_case``)."""
-_FIRST_OF = re.compile(r"(?<![가-힣])처음(?=\s+((?:\S+\s+){0,1}\S+?)\s*(?:건|거|사례|케이스)(?:[은는이가을를에도만]|\s|$))")
-_FIRST_EVENT = frozenset("위반 적발 지적 도입 시행 발생 감사 신고 처분 징계 주의 통보".split())
+_FIRST_OF = re.compile(r"(?<![가-힣])처음(?=\s+((?:\S+\s+){0,1}\S+)\s+(?:건|거|사례|케이스)(?:(?:[은는이가을를에도만])(?!면)|\s|$))")
+_FIRST_EVENT = frozenset("위반 적발 지적 도입 시행 발생 감사 신고 처분 징계 주의 통보 단속 이런 그런 저런 이 그 저 한".split())
 _NOUN_TAGS = frozenset(("NNG", "NNP", "NNB", "NR", "MM", "SL", "SN", "SH"))
 
 
 def _first_case(q: str) -> re.Match[str] | None:
     """'처음 호스텔 건은', '처음 두 건 가운데': the first case(s) shown, named by a word of theirs or counted (only '처음'
-    is the match); not a first offence or time ('처음 적발된 건', '처음 위반 건이면', '처음 받은 거 맞아?')."""
+    is the match); not a first offence or time ('처음 적발된 건', '처음 위반 건이면', '처음 음주운전 건이면', '처음 받은 거 맞아?',
+    '처음 이런 건 적발된 게'), nor 건 inside a word ('처음 계약 조건은')."""
     m = _FIRST_OF.search(q)
     if not m:
         return None
@@ -374,6 +375,9 @@ _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
+_ALSO_BODY = re.compile(r"(?:지자체|기관)도\s*(?:있었|있던|있잖|있나|있어|있니|있을까|있대)")
+"""'오리농장 옮기면서 영업보상을 과하게 준 지자체도 있어?': another body that did it too, when the question has a word no report
+uses ('오리'); not '전력 수요 자료를 요청한 지자체도 있었어?' in the reports' words (who was involved in the case shown)."""
 _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지(?!만)|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
@@ -395,11 +399,12 @@ _OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도
 """Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
 when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
 _AMOUNT = re.compile(r"얼마|how much", re.I)
-_QUANTITY = re.compile(r"얼마|몇\s*(?:척|명|개|곳|군데|건|퍼센트|프로|차|배|억|만|%)|어느\s*정도|규모|액수|\bhow (?:much|many)\b", re.I)
+_QUANTITY = re.compile(r"얼마|몇\s*(?:척|명|개|곳|군데|건|퍼센트|프로|차|배|억|만|%)|어느\s*정도|(?<![소대중])규모|액수|\bhow (?:much|many)\b", re.I)
 QUANTITY_WORDS = 3
 """A number asked of the case shown ('빼돌린 금액은 얼마고 환수는 끝났나', '인건비로 버린 돈은 어느 정도?', '과태료 처분에서
-빠진 선박은 몇 척이었어?'): in this many content words or fewer, they say what the number is of, which the passages shown
-need not hold; they alone do not make it a new search (another finding that matches it clearly still does)."""
+빠진 선박은 몇 척이었어?'): in this many content words or fewer, one of them the case's, the others say what the number is
+of, which the passages shown need not hold; they alone do not make it a new search (another finding that matches it
+clearly, cases asked for, or a return to another case still do: not '지방공항 적자 규모는?' after a taxi case)."""
 _MONEY = frozenset("세금 혈세 예산 돈 국고 비용 낭비 손실 손해 버리 날리 money cost costs loss wasted waste".split())
 """Asked with '얼마' and nothing else, the money words say which amount ('세금은 얼마나 낭비됐대'), not what the case is."""
 _MONEY_LOST = frozenset("낭비 손실 손해 버리 날리 wasted waste loss".split())
@@ -616,7 +621,7 @@ class OfflineRouter:
                 why += "; the institution's case on the pattern shown"
         elif follow_up and matched and not ords and not institutions and not _OTHER.search(q) and not sql_intent and (
             facets(q) or not _MORE_CASES.search(q)
-        ):
+        ) and (not returning or self._clearly_first(q, retained, matched)):  # going back: to the case the ranker puts first, clearly
             ords = [matched]  # '지방의회 의결 안 받은 거 근거 조항은': the shown case it matches about as well as anything
         return RouteDecision(
             reasoning=why,
@@ -720,6 +725,10 @@ class OfflineRouter:
             context |= key_terms(f"{d.get('heading', '')}\n{d.get('text', '')}")
         if history:
             context |= key_terms(history[-1].question)
+        if _ALSO_BODY.search(q) and not (_LIKENED.search(q) or _DISPOSITION_NAMED.search(q)) and len(content) >= ALSO_WORDS and (
+            self._unknown(content, context, history)
+        ):
+            return False, True, None  # '오리농장 옮기면서 영업보상을 과하게 준 지자체도 있어?': another body, in a word no report uses
         ranked: list[tuple[str, str, float]] | None = None  # the finding ranker's, read once, when a rule needs it
         flagged = _FLAGGED_ANY.search(q) or _CASES_ASKED.search(q)
         if flagged and not (_OTHER_CASES.search(q) or _asks_like_shown(q)) and (
@@ -762,8 +771,9 @@ class OfflineRouter:
         if elsewhere:
             return False, True, None
         if _compound_coverage(content, context) < CONTEXT_SHARE and not (_reported(q) and not _OTHER.search(q)) and not (
-            _QUANTITY.search(q) and len(content) <= QUANTITY_WORDS
-        ):  # not '…누구였대?', '… 금액은 얼마고 …'
+            _QUANTITY.search(q) and len(content) <= QUANTITY_WORDS and content & context and not goes_back(q)
+            and not (_CASES_ASKED.search(q) or _MORE_CASES.search(q))
+        ):  # not '…누구였대?', '빼돌린 금액은 얼마고 …' (a word of the case shown, no cases asked, no return elsewhere)
             return False, True, None
         shown_cases = _shown_cases(retained)  # its words are those of what was shown: of the one case shown, or of the one they name
         return True, False, 1 if len(shown_cases) == 1 else (_named_case([content], retained) or [None])[0]
@@ -805,8 +815,8 @@ class OfflineRouter:
         ):
             return False  # '그 건에서 관리 감독 얘기도 나왔어?', '이 직원 형사 처벌 얘기도 있었어?': of the case shown
         words = self._content(subject) - _RECOVERED
-        if not (words or self.catalog.find(subject)) or (report and len(words) < 2):
-            return False  # '환수 얘기도 나왔어?': what became of the case shown
+        if not (words or self.catalog.find(subject)) or (report and (len(words) < 2 or _held(words, _seen(retained)) * 2 >= len(words))):
+            return False  # '환수 얘기도 나왔어?': what became of the case shown; '그 감사에서 주말 예약 독점 기간은?': its words
         kept = {d.get("finding_id") for d in retained}
         lead = _shown_cases(retained)[0][0].get("report_id")  # the report the route node then searches
         ranked = self._ranked(subject)
@@ -815,6 +825,13 @@ class OfflineRouter:
             other = max((p for f, r, p in ranked if r == lead and f not in kept), default=0.0)
             return other > 0.0 and shown < SHOWN_SHARE * other
         return any(r == lead and f not in kept and p >= STRONG_MATCH and p > shown for f, r, p in ranked)
+
+    def _clearly_first(self, q: str, retained: list[Doc], n: int) -> bool:
+        """The shown case at position ``n`` is the finding ranker's first for the question, clearly ahead of any other
+        (``_shown_first``): not a tie among findings that all match nothing."""
+        cases = _shown_cases(retained)
+        ranked = self._ranked(q)
+        return 0 < n <= len(cases) and _shown_first(ranked, retained) and ranked[0][0] == cases[n - 1][0].get("finding_id")
 
     def _ranked(self, q: str) -> list[tuple[str, str, float]]:
         return self.best_findings(q) if self.best_findings is not None else []
