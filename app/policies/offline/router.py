@@ -217,7 +217,7 @@ _BACK = re.compile(
 """A return to something discussed before ('아까 상수도 관망 건은', '처음 물어본 SW 대가 건에서', '검사 안받은 배 건으로
 돌아가서', 'going back to Haeundae'; not '아까 말했듯이', 'paid back to the ministry'); '처음 호스텔 건은' too (``_first_case``)."""
 _FIRST_OF = re.compile(r"(?<![가-힣])처음(?=\s+((?:\S+\s+){0,1}\S+)\s+(?:건|거|사례|케이스)(?:(?:[은는이가을를에도만])(?!면)|\s|$))")
-_FIRST_EVENT = frozenset("위반 적발 지적 도입 시행 발생 감사 신고 처분 징계 주의 통보 단속 이런 그런 저런 이 그 저 한".split())
+_FIRST_EVENT = frozenset("위반 적발 지적 도입 시행 발생 감사 신고 처분 단속 이런 그런 저런 이 그 저 한".split()) | frozenset(DISPOSITIONS)
 _NOUN_TAGS = frozenset(("NNG", "NNP", "NNB", "NR", "MM", "SL", "SN", "SH"))
 
 
