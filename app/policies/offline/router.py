@@ -300,7 +300,6 @@ _SAME_REPORT = re.compile(
     re.I,
 )
 _REST = re.compile(r"나머지|\b(?:other|else|rest)\b", re.I)
-_OTHER_FINDINGS = re.compile(r"다른\s*(?:지적|건|거|것|사례|문제)")
 _SIMILAR = re.compile(r"비슷|유사|similar|\blike\b", re.I)
 """'같은 감사에서 비슷한 사례도 있어?' asks for cases like the one shown, not for the report's others."""
 _OTHER_CASES = re.compile(
@@ -804,7 +803,7 @@ class OfflineRouter:
         얘기는?')."""
         told = _ALSO_TOLD.search(q)
         report = None if told else (REPORT_ANAPHORA.search(q) or _SAME_REPORT.search(q))
-        if not (told or report) or not retained or (report and (_REST.search(q) or _OTHER_FINDINGS.search(q))):
+        if not (told or report) or not retained or (report and (_REST.search(q) or _OTHER_CASES.search(q))):
             return False  # (that report's other findings asked for as such, one of them named: '거기 다른 지적 중에 항만 사용료 건은?')
         text = q if told else f"{q[: report.start()]} {q[report.end():]}"  # '같은 감사에서' likens nothing
         if _LIKENED.search(text) or _DISPOSITION_NAMED.search(q) or dispositions(q):
