@@ -362,6 +362,8 @@ def test_a_lookup_about_a_subject_counts_the_findings_that_hold_its_words_not_th
     assert r["coverage"] == "none" and "없습니다" in r["answer"]
     r = agent.ask("처분 종류별 건수", "lookup-topic-4")  # no subject: every finding, as before
     assert r["answer"].startswith("처분별 건수: ")
+    r = agent.ask("Did the BAI audit Busan Transportation Corporation? If so, list the findings and dispositions.", "lookup-topic-5")
+    assert r["track"] == "fast" and r["coverage"] == "none" and "No findings about 'Busan Transportation Corporation'" in r["answer"]
 
 
 def test_something_else_the_report_told_of_is_its_other_finding_and_small_talk_words_stay_a_question(agent):

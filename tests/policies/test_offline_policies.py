@@ -944,6 +944,10 @@ def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_se
     for q, topic in (("How many findings on appraisal?", ["감정평가"]), ("How many findings did the Ministry of Oceans and Fisheries get?", []),
                      ("List the findings on overtime pay by institution", ["시간외근무수당"])):
         assert topic_words(q, CATALOG, GLOSSARY.terms_in(q)) == topic, q
+    # ... and an organisation the store does not hold, by its Korean name where it has one: never the whole store
+    for q, topic in (("Did the BAI audit Busan Transportation Corporation? If so, list the findings.", ["Busan Transportation Corporation"]),
+                     ("List the findings and dispositions for Korail.", ["한국철도공사"]), ("List the findings for Seodaemun-gu", ["Seodaemun-gu"])):
+        assert topic_words(q, CATALOG, GLOSSARY.terms_in(q)) == topic, q
     # a refine's '그중', framing words and dispositions named as lookups ask for no subject; '시정명령' is one
     for q in ("그중 주의는?", "지금까지 지적 몇 건", "혹시 지적 몇 건 정도 돼?", "지적 건수 추이", "올해 상반기 지적 건수",
               "해수부 소관 지적 목록 최신순으로", "변상명령 받은 기관 목록", "징계 요구 건수"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from app.policies.offline.english_names import english_organisations, korean_names
 from app.policies.offline.fields import NOT_DISPOSITION, Catalog, audit_types, dispositions
 from app.policies.offline.intent import named_organisations
 from app.policies.offline.lexicon import AUDIT_TYPES, DISPOSITION_WORDS, FACET_TERMS, STOP_MORPHEMES
@@ -77,8 +78,11 @@ def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None
     glossary); its other English words cannot be matched against the Korean reports."""
     if english_terms is not None:  # whole report terms ('overtime pay' -> 시간외근무수당), those that are no filter
         framing = LOOKUP_WORDS | FACET_TERMS | STOP_MORPHEMES  # (findings -> 문제점)
+        # an organisation the catalog does not hold is the subject, by its Korean name where it has one
+        # ('Korail' -> 한국철도공사), else as written: 'findings of Busan Transportation Corporation' never lists the store
+        bodies = [next(iter(korean_names(n)), n) for n in english_organisations(question) if not catalog.find(n)]
         words = [t for t in english_terms if not (catalog.find(t) or dispositions(t) or audit_types(t) or t in framing)]
-        return list(dict.fromkeys(words))[:MAX_TOPIC_WORDS]
+        return list(dict.fromkeys([*bodies, *words]))[:MAX_TOPIC_WORDS]
     text = question
     kept: list[str] = []  # organisations the catalog does not hold are topics, whole ('해양경찰청', not 해양 + a held 경찰청)
     for name in named_organisations(text):
