@@ -1256,6 +1256,8 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
         assert not weak.route(q, history, shown).pivot, q  # other findings asked for as such, or a facet of the case shown
     assert not shown_best.route("같은 감사에서 주말 예약 독점한 문제는?", history, shown).pivot  # the case shown tells it best
     assert not weak.route("그 감사에서 동호회 예약 독점은 몇 년 동안 이어졌어?", history, shown).pivot  # the case shown's own words
+    d = weak.route("그 보고서에서 골프장 그린피 올린 건은 징계가 몇 명한테 요구됐어?", history, shown)
+    assert d.pivot and d.same_report  # that case named in its own words, its disposition asked
 
 
 def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_it_is_one_shown(router):
@@ -1272,6 +1274,21 @@ def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_
         assert not router.route(q, history, shown).other_cases, q  # a case shown, the report's own word aside
     for q in ("그 보고서에 환수 얘기도 나왔어?", "그 보고서에 징계 얘기도 있었어?"):
         assert not router.route(q, history, shown).other_cases, q  # what became of the case shown
+    for q in ("같은 감사에서 징계 요구까지 간 직원이 또 있어?", "같은 감사에서 징계 받은 다른 직원도 있어?"):
+        d = router.route(q, history, shown)
+        assert d.follow_up and d.other_cases and d.ordinals == [1, 2], q  # another of that report: the cases shown left out
+
+
+def test_whom_the_case_shown_addressed_named_alone_follows_that_case(router):
+    from app.policies.offline.intent import question_kind
+
+    shown = [doc(1, "F1", text="노후주택 수리비로 비가림 지붕을 설치하였다."),
+             doc(2, "F2", inst="행정안전부", text="한국지역정보개발원장은 앞으로 데이터 정합성 검증 업무를 철저히 하시기 바랍니다.(주의)")]
+    history = [Turn("지방세입 시스템 통합테스트 부실", "…", "deep")]
+    d = router.route("개발원장 앞으로 별도로 나간 요구사항도 있어?", history, shown)
+    assert d.follow_up and not d.pivot and d.ordinals == [2]  # the case that addressed 한국지역정보개발원장, by the end of the name
+    assert question_kind("개발원장 앞으로 별도로 나간 요구사항도 있어?") == "actions"
+    assert not router.route("보건소장 앞으로 나간 요구사항도 있어?", history, shown).ordinals == [2]  # no one the cases addressed
 
 
 def test_polite_drafts_stay_drafts_and_cases_asked_with_small_talk_words_are_questions():

@@ -381,6 +381,8 @@ _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나�
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
 """Money got back, asked of the case shown ('환수 얘기도 나왔어?'): no subject of its own (``_sibling``)."""
+_ANOTHER = re.compile(r"(?<![가-힣])또\s*(?:있|나왔|걸렸|적발)|다른\s*\S{1,6}(?:도|은|는)\s*(?:있|나왔|걸렸|적발)")
+"""'같은 부처 감사에서 징계 요구까지 간 직원이 또 있어?', '… 징계 받은 다른 직원도 있어?': another finding of that report."""
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
 ALSO_WORDS = 3
@@ -587,7 +589,7 @@ class OfflineRouter:
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
-            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or self._also_in_report(q, retained))
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or _ANOTHER.search(q) or self._also_in_report(q, retained))
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
@@ -747,6 +749,8 @@ class OfflineRouter:
                 return True, False, None
         elif demanded:
             return True, False, None
+        elif addressed := _addressed(q, retained):
+            return True, False, addressed  # '개발원장 앞으로 별도로 나간 요구사항도 있어?': the case shown that addressed them
         elif track == "report":
             return True, False, None
         ranked = self._ranked(q) if ranked is None else ranked
@@ -798,16 +802,19 @@ class OfflineRouter:
         """Something else the report shown told of, asked about ('장성군 얘기도 나오던데 그건 뭐야', '골프장 얘기도
         있었지?' after a 테니스장 case): a subject of its own (not a disposition, not one like the case shown, not pointed
         at it) that a finding of the report the answer led with, not shown, matches clearly (``STRONG_MATCH``) and
-        better than the cases shown; or another problem of that report named in two words of its own or more ('같은
-        감사에서 민자로 다기능 시설 짓겠다는 계획만 믿고 어항을 골랐던 건은?'; not '같은 감사에서 다른 지적은?', '그 감사에서 환수
-        얘기는?')."""
+        better than the cases shown; or another problem of that report named in two words of its own or more, whatever
+        disposition is asked of it ('같은 감사에서 민자로 다기능 시설 짓겠다는 계획만 믿고 어항을 골랐던 건은?', '그 보고서에서
+        포상 제한자를 … 표창받게 한 건은 징계가 몇 명한테 요구됐어?'; not '같은 감사에서 다른 지적은?', '그 감사에서 환수 얘기는?',
+        '같은 감사에서 징계 나온 건?')."""
         told = _ALSO_TOLD.search(q)
         report = None if told else (REPORT_ANAPHORA.search(q) or _SAME_REPORT.search(q))
         if not (told or report) or not retained or (report and (_REST.search(q) or _OTHER_CASES.search(q))):
             return False  # (that report's other findings asked for as such, one of them named: '거기 다른 지적 중에 항만 사용료 건은?')
         text = q if told else f"{q[: report.start()]} {q[report.end():]}"  # '같은 감사에서' likens nothing
-        if _LIKENED.search(text) or _DISPOSITION_NAMED.search(q) or dispositions(q):
+        if _LIKENED.search(text) or (told and (_DISPOSITION_NAMED.search(q) or dispositions(q))):
             return False
+        if report:  # the disposition asked of a case of that report named in its own words is no subject of it
+            text = _DISPOSITION_NAMED.sub(" ", text)  # ('그 보고서에서 포상 제한자를 … 표창받게 한 건은 징계가 몇 명한테 요구됐어?')
         subject = q[: told.start()] if told else text
         if _DEICTIC.search(subject) or _DEMONSTRATIVE.search(subject) or _CASE_REF.search(subject) or anaphoric(subject) or (
             _points_at_shown(subject, retained)
@@ -979,6 +986,17 @@ def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> b
     kept = {d.get("finding_id") for d in retained}
     other = max((p for f, _, p in ranked if f not in kept), default=0.0)
     return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
+
+
+def _addressed(q: str, retained: list[Doc]) -> int | None:
+    """The position (1-based, as shown) of the case shown that addressed its demands to whom the question names, as a
+    word of its own, by the whole name or the end of it of three syllables or more ('개발원장' of 한국지역정보개발원장;
+    not '부장관' in '국토부장관')."""
+    for n, case in enumerate(_shown_cases(retained), start=1):
+        names = {a for c in case for _, a in addressees(c.get("text") or "")}
+        if any(re.search(rf"(?<![가-힣]){re.escape(a[-k:])}", q) for a in names for k in range(3, len(a) + 1)):
+            return n
+    return None
 
 
 def _shown_cases(retained: list[Doc]) -> list[list[Doc]]:
