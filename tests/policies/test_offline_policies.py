@@ -166,6 +166,9 @@ def test_years_and_ordinals():
     assert years("before the November 2023 login outage", today) == (None, None)  # an event's date
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
+    for q in ("강원도 2023회계연도 결산에서 e호조에 안 잡힌 자산은?", "2023년도 결산 자산 누락", "the fiscal year 2023 accounts", "FY2023 statements"):
+        assert years(q, today) == (None, None), q  # the fiscal year of the accounts audited, no audit's year
+    assert years("2023년 감사에서 결산 부실 지적", today) == (2023, 2023)
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
