@@ -931,6 +931,9 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     assert not REPORT_ANAPHORA.search("Did the same agency audit Haeundae?")
     assert "지방공무원" not in GLOSSARY.terms_in("local non government official misconduct")
     assert "지방공무원" in GLOSSARY.terms_in("local government official misconduct")
+    # British spellings read as the glossary's American ones
+    assert "항만시설" in GLOSSARY.terms_in("how harbour facility fees are charged")
+    assert "보건지소" in GLOSSARY.terms_in("a rural health subcentre") and "인허가" in GLOSSARY.terms_in("the authorisation was issued")
 
 
 def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_set_aside():

@@ -114,14 +114,26 @@ class Glossary:
         return out
 
 
+def _word(word: str) -> str:
+    """An English word as a regex that reads its British spelling too ('harbor': harbour, 'center': centre,
+    'organization': organisation, 'license': licence, 'program': programme)."""
+    rule = re.escape(word)
+    if len(word) >= 5:
+        rule = re.sub(r"or$", "ou?r", rule)
+        rule = re.sub(r"(?<=[^aeiou])er$", "(?:er|re)", rule)
+    rule = re.sub(r"(?<=[a-z])([iy])z(?=e|ation|ing)", r"\1[sz]", rule)
+    rule = re.sub(r"(?<=[a-z])en[sc]e$", "en[sc]e", rule)
+    return "programm?e?" if word == "program" else rule
+
+
 def _english_phrase(parts: list[str]) -> str:
     """A regex for an English glossary phrase, its words apart by spaces or hyphens; a phrase of
     three words or more may have one more word inside it, once and not a negation ('local tax
     (revenue) system'; not 'local non government official'). Its last word in the plural too
     ('subsidies', 'penalties', 'reports')."""
-    words = [re.escape(w) for w in parts]
     last = parts[-1]
-    words[-1] = re.escape(last[:-1]) + "(?:y|ies)" if re.search(r"[^aeiou]y$", last) else words[-1] + "(?:s|es)?"
+    tail = _word(last[:-1]) + "(?:y|ies)" if re.search(r"[^aeiou]y$", last) else _word(last) + "(?:s|es)?"
+    words = [*map(_word, parts[:-1]), tail]
     plain = r"[\s-]*".join(words)
     if len(words) < 3:
         return plain
