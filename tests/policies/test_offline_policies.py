@@ -1285,6 +1285,15 @@ def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_
         assert d.follow_up and d.other_cases and d.ordinals == [1, 2], q  # another of that report: the cases shown left out
 
 
+def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router):
+    shown = [doc(1, "F1", inst="부산광역시", text="해운대구와 해양수산부 공무원이 위원회 심의 절차를 어겼다.")]
+    history = [Turn("위원회 심의 절차 위반 사례", "…", "deep")]
+    d = router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, shown)
+    assert d.follow_up and d.ordinals == [1]  # mentioned in its text only, but 'this case' is the one shown
+    two = [*shown, doc(2, "F2", inst="한국토지주택공사", text="용역 과업내용서를 사전에 유출하였다.")]
+    assert router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, two).ordinals != [1]  # which case is 'this', not known
+
+
 def test_whom_the_case_shown_addressed_named_alone_follows_that_case(router):
     from app.policies.offline.intent import question_kind
 

@@ -615,8 +615,12 @@ class OfflineRouter:
             _ALSO_ONE.search(q) or _CASES_ASKED.search(q) or _INSTEAD.search(q) or re.search(_NEVER_MIND, q) or asks_for_several(q)
         ) and (by_title := _named_case([content], retained, by_text=False)) and self._naming(q, institutions, _shown_cases(retained)[by_title[0] - 1]):
             ords = by_title  # '택시 감차 건은 강릉시장한테도 뭐가 갔어?' after a listing: the case its words name by title, whoever it names
-        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and len(content) <= 1 and not sql_intent:
+        elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and (
+            len(content) <= 1 or _CASE_REF.search(q)
+        ):
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
+            if not ords and _CASE_REF.search(q) and len(_shown_cases(retained)) == 1:
+                ords = [1]  # '충남 태안군은 이 건에 왜 같이 엮여 있는 거야?': the one case shown, whoever its text names
             if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
                 query = f"{self._shown_pattern([], retained)} {q}".strip()
                 why += "; the institution's case on the pattern shown"
