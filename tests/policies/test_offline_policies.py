@@ -1294,6 +1294,16 @@ def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router
     assert router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, two).ordinals != [1]  # which case is 'this', not known
 
 
+def test_there_with_one_case_shown_is_that_case_and_a_kind_of_body_besides_asks_for_other_cases(router):
+    shown = [doc(1, "F1", inst="해양수산부", text="감정평가 결과를 검토하지 않고 부지를 저가로 이전하였다. 보상금은 10억 원이었다.")]
+    history = [Turn("감정평가 검토 부실로 부지 저가 이전 사례", "…", "deep")]
+    d = router.route("거기 처음에 결정된 보상금은 얼마였어?", history, shown)
+    assert d.follow_up and d.ordinals == [1]  # the one case shown, not a search for 'first compensation' anywhere
+    d = router.route("지자체 쪽에서도 감정평가 엉성하게 해서 보상금이 부풀려진 사례 있었지?", history, shown)
+    assert d.other_cases  # cases of local governments besides the ministry's shown
+    assert not router.route("지자체 쪽에서 조치한 내용은?", history, shown).other_cases  # what the case shown says of them
+
+
 def test_whom_the_case_shown_addressed_named_alone_follows_that_case(router):
     from app.policies.offline.intent import question_kind
 

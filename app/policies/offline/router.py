@@ -306,7 +306,9 @@ _OTHER_CASES = re.compile(
     r"(?:다른|비슷한|유사한?)\s*(?:(?:기관|지자체|부처|지역|데|곳)(?:에서|에는?|에도|도)?\s*)?(?:사례|케이스|지적|건|거)(?:들)?(?:는|은|이|가|도|를)?(?![가-힣])"
     r"|다른\s*(?:데|곳)(?:에서|에는?|에도|도|는)?(?![가-힣])"
     r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case|\b(?:anything|something) (?:similar|else)\b|\belsewhere\b"
-    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)",  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
+    r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)"  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
+    # '지자체 쪽에서도 감정평가 엉성하게 해서 … 사례 있었지?': a kind of body besides the one shown
+    r"|(?<![가-힣])(?:지자체|지방자치단체|시군|기초단체|공공기관|공기업|중앙부처|부처)\s*(?:쪽|측)?(?:에서도|에도)(?![가-힣])(?=.*(?:사례|케이스|건|거|경우).*(?:있|나왔))",
     re.I,
 )
 _LIKE_SHOWN = re.compile(
@@ -605,6 +607,7 @@ class OfflineRouter:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or noun_pointed or len(content) <= 1
+            or (_DEICTIC.search(q) and len(_shown_cases(retained)) == 1)  # '거기 처음에 결정된 보상금은 얼마였어?': the one case shown
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
