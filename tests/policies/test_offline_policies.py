@@ -1142,6 +1142,9 @@ def test_asking_whether_there_was_another_case_too_is_a_new_search(router):
                             best_findings=lambda q: [("F1", "r1", 0.55), ("F9", "r9", 0.5)])
     assert unknown.route("데이터센터 냉방비를 부풀려 보조금 받은 지자체도 있어?", history, retained).pivot  # another body, a word no report uses
     assert not shown_first.route("전력 수요 자료를 요청한 지자체도 있었어?", history, retained).pivot  # in the case's words: who was involved
+    for q in ("데이터센터 냉방비 부풀린 감사 결과도 있으면 같이 보여줘", "데이터센터 냉방비를 부풀렸다는 의혹도 감사했어?"):
+        assert unknown.route(q, history, retained).pivot, q  # another matter too, in a word no report uses
+    assert not shown_first.route("데이터센터 전력 수요 자료를 안 줬다는 의혹도 감사했어?", history, retained).pivot  # the case's own words
 
 
 def test_the_opposite_case_is_a_new_search():

@@ -376,9 +376,11 @@ _OPPOSITE_ASKED = re.compile(r"(?<!이 )(?<!그런 )(?<!어떤 )(?:사례|케이
 """The opposite of what was shown, asked as a case ('이번엔 거꾸로, 축사 영업보상 감정평가를 부풀려서 … 건은?', '반대로 … 후하게
 잡은 사례는?'): another case, in words of its own; not '주민 반대로 …' (opposition), '반대로 기관은 어떻게 해명했어?' (a facet)."""
 _ALSO_ONE = re.compile(r"(?:건|것|거|경우|사례|문제|지적|데|곳)도\s*(?:있었|있던|있지\s*않았|있잖|있나|있어|있니|있을까|있대)")
-_ALSO_BODY = re.compile(r"(?:지자체|기관)도\s*(?:있었|있던|있잖|있나|있어|있니|있을까|있대)")
-"""'오리농장 옮기면서 영업보상을 과하게 준 지자체도 있어?': another body that did it too, when the question has a word no report
-uses ('오리'); not '전력 수요 자료를 요청한 지자체도 있었어?' in the reports' words (who was involved in the case shown)."""
+_ALSO_BODY = re.compile(r"(?:지자체|기관)도\s*(?:있었|있던|있잖|있나|있어|있니|있을까|있대)"
+                        r"|(?:결과|의혹|건|사례|지적|문제)도\s*(?:있으면|감사했|감사한|다뤘|다룬)")
+"""'오리농장 옮기면서 영업보상을 과하게 준 지자체도 있어?', '군의관 복무 관리가 엉망이라고 지적한 감사 결과도 있으면 …', '…
+무자격이었다는 의혹도 감사했어?': another body, or another matter, too, when the question has a word no report uses ('오리',
+'군의관'); not '전력 수요 자료를 요청한 지자체도 있었어?' in the reports' words (who was involved in the case shown)."""
 _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나왔|나와|있었|있던|있지(?!만)|있잖|있더|있나|있어|있니|봤)")
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
