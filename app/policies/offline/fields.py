@@ -57,9 +57,15 @@ def short_region_forms(name: str) -> set[str]:
     return out
 
 
-_YEAR = re.compile(r"(?<!FY)(?<!fiscal year )(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)(?!\s*(?:회계|사업)\s*(?:연도|년도)|\s*년?\s*도?\s*결산)\s*년?", re.I)
-"""A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report) or names the fiscal year a
-finding is about ('2023회계연도 결산', '2023년도 결산', 'fiscal year 2023': the accounts audited, not the audit's year)."""
+_YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
+"""A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
+_FISCAL = re.compile(
+    r"(?:\bFY|\bfiscal(?:\s*years?)?)[\s-]*20\d\d(?:\s*[~〜-]\s*20\d\d)?"
+    r"|20\d\d(?:\s*년?\s*[~〜-]\s*20\d\d)?\s*(?:fiscal\s*years?|년?\s*(?:회계|사업)\s*(?:연도|년도)|년?\s*도?\s*결산)",
+    re.I,
+)
+"""The fiscal year a finding is about ('2023회계연도 결산', '2022~2023년 회계연도', '2023년도 결산', 'FY 2023', 'fiscal
+2023', '2023 fiscal year'): the accounts audited, not the audit's year."""
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
     r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
@@ -164,6 +170,7 @@ class Catalog:
 
 def years(text: str, today: date | None = None) -> tuple[int | None, int | None]:
     today = today or date.today()
+    text = _FISCAL.sub(" ", text)
     if m := _YEAR_RANGE.search(text):
         a, b = sorted((int(m.group(1)), int(m.group(2))))
         return a, b

@@ -66,6 +66,23 @@ def _runs(text: str) -> list[str]:
     return out
 
 
+_GENERIC_NAME = frozenset(
+    "local provincial central korean korea public government governments service services office offices national "
+    "metropolitan city county district ministry ministries agency agencies corporation corporations administration".split()
+)
+_NAMES_A_LAW = re.compile(r"\s+(?:Act|Law|Decree|Rules?|Regulations?|Building|Buildings)\b")
+
+
+def _a_body(name: str, question: str) -> bool:
+    """An English organisation name that names one body, not a kind of body ('Local Government', 'Public Service') nor a
+    law or building named after one ('the Local Government Act', 'Government Office Building')."""
+    if korean_names(name):
+        return True
+    if all(w.lower() in _GENERIC_NAME for w in name.split()):
+        return False
+    return not re.search(re.escape(name) + _NAMES_A_LAW.pattern, question)
+
+
 _NEGATING = frozenset("미 무 비 부 불".split())
 """Prefixes a subject keeps ('미등록', '무자격', '비공개')."""
 _HEADS = frozenset("기준 대상 자료 내용 등록 번호 제목 비교 확인".split())
@@ -80,7 +97,7 @@ def topic_words(question: str, catalog: Catalog, english_terms: list[str] | None
         framing = LOOKUP_WORDS | FACET_TERMS | STOP_MORPHEMES  # (findings -> 문제점)
         # an organisation the catalog does not hold is the subject, by its Korean name where it has one
         # ('Korail' -> 한국철도공사), else as written: 'findings of Busan Transportation Corporation' never lists the store
-        bodies = [next(iter(korean_names(n)), n) for n in english_organisations(question) if not catalog.find(n)]
+        bodies = [next(iter(korean_names(n)), n) for n in english_organisations(question) if not catalog.find(n) and _a_body(n, question)]
         words = [t for t in english_terms if not (catalog.find(t) or dispositions(t) or audit_types(t) or t in framing)]
         return list(dict.fromkeys([*bodies, *words]))[:MAX_TOPIC_WORDS]
     text = question

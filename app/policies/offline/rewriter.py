@@ -32,16 +32,17 @@ class Glossary:
         self._own = rows  # glossary.tsv's synonyms: a Korean question's expansions
         self._english_only = set(english or {}) - set(rows)
         self._forms: dict[str, str] = {}
-        self._latin: dict[re.Pattern[str], str] = {}
+        latin: dict[str, tuple[int, int, str]] = {}  # pattern -> (order: longest form first, as written before British, term)
         for term, synonyms in self.rows.items():
             for form in (term, *synonyms):
                 if form.isascii():  # English: whole words only ('app' is not in 'approved'), plurals too
-                    words = _english_phrase(form.lower().split())
-                    self._latin.setdefault(re.compile(rf"(?<![a-z]){words}(?![a-z])"), term)
+                    words, british = (_english_phrase(form.lower().split(), b) for b in (False, True))
+                    latin.setdefault(words, (-len(words), 0, term))
+                    latin.setdefault(british, (-len(words), 1, term))  # 'licence' as written is 자격's, not 인허가's 'license'
                 else:
                     self._forms.setdefault(squash(form.lower()), term)
         self._forms = dict(sorted(self._forms.items(), key=lambda kv: -len(kv[0])))  # longest first, once
-        self._latin = dict(sorted(self._latin.items(), key=lambda kv: -len(kv[0].pattern)))
+        self._latin = {re.compile(rf"(?<![a-z]){p}(?![a-z])"): term for p, (*_, term) in sorted(latin.items(), key=lambda kv: kv[1][:2])}
 
     @classmethod
     def load(cls, path: str | Path) -> Glossary:
@@ -114,10 +115,12 @@ class Glossary:
         return out
 
 
-def _word(word: str) -> str:
-    """An English word as a regex that reads its British spelling too ('harbor': harbour, 'center': centre,
-    'organization': organisation, 'license': licence, 'program': programme)."""
+def _word(word: str, british: bool = False) -> str:
+    """An English word as a regex; ``british``: one that reads its British spelling too ('harbor': harbour, 'center':
+    centre, 'organization': organisation, 'license': licence, 'program': programme)."""
     rule = re.escape(word)
+    if not british:
+        return rule
     if len(word) >= 5:
         rule = re.sub(r"or$", "ou?r", rule)
         rule = re.sub(r"(?<=[^aeiou])er$", "(?:er|re)", rule)
@@ -126,14 +129,14 @@ def _word(word: str) -> str:
     return "programm?e?" if word == "program" else rule
 
 
-def _english_phrase(parts: list[str]) -> str:
+def _english_phrase(parts: list[str], british: bool = False) -> str:
     """A regex for an English glossary phrase, its words apart by spaces or hyphens; a phrase of
     three words or more may have one more word inside it, once and not a negation ('local tax
     (revenue) system'; not 'local non government official'). Its last word in the plural too
     ('subsidies', 'penalties', 'reports')."""
     last = parts[-1]
-    tail = _word(last[:-1]) + "(?:y|ies)" if re.search(r"[^aeiou]y$", last) else _word(last) + "(?:s|es)?"
-    words = [*map(_word, parts[:-1]), tail]
+    tail = _word(last[:-1], british) + "(?:y|ies)" if re.search(r"[^aeiou]y$", last) else _word(last, british) + "(?:s|es)?"
+    words = [*(_word(w, british) for w in parts[:-1]), tail]
     plain = r"[\s-]*".join(words)
     if len(words) < 3:
         return plain

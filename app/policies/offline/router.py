@@ -308,7 +308,7 @@ _OTHER_CASES = re.compile(
     r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case|\b(?:anything|something) (?:similar|else)\b|\belsewhere\b"
     r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)"  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     # '지자체 쪽에서도 감정평가 엉성하게 해서 … 사례 있었지?': a kind of body besides the one shown
-    r"|(?<![가-힣])(?:지자체|지방자치단체|시군|기초단체|공공기관|공기업|중앙부처|부처)\s*(?:쪽|측)?(?:에서도|에도)(?![가-힣])(?=.*(?:사례|케이스|건|거|경우).*(?:있|나왔))",
+    r"|(?<![가-힣])(?:지자체|지방자치단체|시군|기초단체|공공기관|공기업|중앙부처|부처)\s*(?:쪽|측)?에서도(?![가-힣])(?=.*(?:사례|케이스|경우).*(?:있|나왔))",
     re.I,
 )
 _LIKE_SHOWN = re.compile(
@@ -385,7 +385,9 @@ _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나�
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
 """Money got back, asked of the case shown ('환수 얘기도 나왔어?'): no subject of its own (``_sibling``)."""
-_ANOTHER = re.compile(r"(?<![가-힣])또\s*(?:있|나왔|걸렸|적발)|다른\s*\S{1,6}(?:도|은|는)\s*(?:있|나왔|걸렸|적발)")
+_CASE_NOUN = re.compile(r"(?:건|사례|케이스)(?:은|는|이|가|도|을|를)?(?![가-힣])")
+_DISPOSITION_PHRASE = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r"|변상\s*명령)\s*(?:요구|명령|처분|촉구)?")
+_ANOTHER = re.compile(r"(?<![가-힣])또\s*(?:있|나왔|걸렸)|다른\s*(?!점|차이)\S{1,6}도\s*(?:있|나왔|걸렸|적발)")
 """'같은 부처 감사에서 징계 요구까지 간 직원이 또 있어?', '… 징계 받은 다른 직원도 있어?': another finding of that report."""
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
@@ -593,7 +595,8 @@ class OfflineRouter:
         other_cases = bool(pattern_shown)  # a shown case without a title is no pattern to leave out
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
-            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or _ANOTHER.search(q) or self._also_in_report(q, retained))
+            REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or self._also_in_report(q, retained) or (
+            _ANOTHER.search(q) and not (_DEMONSTRATIVE.search(q) or _CASE_REF.search(q))))  # not '같은 감사에서 이 직원이 또 …
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
@@ -609,7 +612,8 @@ class OfflineRouter:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or noun_pointed or len(content) <= 1
-            or (_DEICTIC.search(q) and len(_shown_cases(retained)) == 1)  # '거기 처음에 결정된 보상금은 얼마였어?': the one case shown
+            or (_THERE.search(q) and len(_shown_cases(retained)) == 1 and not _asks_elsewhere(q) and (not content or _held(content, _seen(retained)) > 0))
+            # '거기 처음에 결정된 보상금은 얼마였어?': the one case shown, asked in its words
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
             wordwise = set().union(*(self._content(w) for w in q.split())) - ((_OF_THE_CASE | _MONEY) - content)  # not what the whole reading dropped ('낭비된 예산은?': no 예산 case)
@@ -624,7 +628,9 @@ class OfflineRouter:
             len(content) <= 1 or _CASE_REF.search(q)
         ):
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
-            if not ords and _CASE_REF.search(q) and len(_shown_cases(retained)) == 1:
+            if not ords and _CASE_REF.search(q) and len(_shown_cases(retained)) == 1 and not (
+                _LIKENED.search(q) or "처럼" in q or _asks_elsewhere(q) or _OTHER_CASES.search(q)
+            ):
                 ords = [1]  # '충남 태안군은 이 건에 왜 같이 엮여 있는 거야?': the one case shown, whoever its text names
             if not ords and not (_SAME_REPORT.search(q) or REPORT_ANAPHORA.search(q) or asks_for_several(q)):  # '행안부 건 관련 법령은?': its finding on the pattern shown ('그 감사에서 …': that report)
                 query = f"{self._shown_pattern([], retained)} {q}".strip()
@@ -758,8 +764,10 @@ class OfflineRouter:
                 return True, False, None
         elif demanded:
             return True, False, None
-        elif addressed := _addressed(q, retained):
-            return True, False, addressed  # '개발원장 앞으로 별도로 나간 요구사항도 있어?': the case shown that addressed them
+        elif (addressed := _addressed(q, retained)) and not (
+            _OTHER.search(q) or _OTHER_CASES.search(q) or _asks_like_shown(q) or _CASES_ASKED.search(q)
+        ) and (len(rest := self._content(q.replace(addressed[1], " "))) <= 2 or _held(rest, seen) * 2 >= len(rest)):
+            return True, False, addressed[0]  # '개발원장 앞으로 별도로 나간 요구사항도 있어?': the case shown that addressed them
         elif track == "report":
             return True, False, None
         ranked = self._ranked(q) if ranked is None else ranked
@@ -822,8 +830,10 @@ class OfflineRouter:
         text = q if told else f"{q[: report.start()]} {q[report.end():]}"  # '같은 감사에서' likens nothing
         if _LIKENED.search(text) or (told and (_DISPOSITION_NAMED.search(q) or dispositions(q))):
             return False
-        if report:  # the disposition asked of a case of that report named in its own words is no subject of it
-            text = _DISPOSITION_NAMED.sub(" ", text)  # ('그 보고서에서 포상 제한자를 … 표창받게 한 건은 징계가 몇 명한테 요구됐어?')
+        if report and (_DISPOSITION_NAMED.search(q) or dispositions(q)):  # a disposition asked of a case of that report named
+            if not _CASE_NOUN.search(text):  # in its own words ('그 보고서에서 포상 제한자를 … 표창받게 한 건은 징계가 몇 명한테
+                return False  # 요구됐어?'), not of the people the case shown names ('그 감사에서 변상명령 받은 사람은 누구야?')
+            text = _DISPOSITION_PHRASE.sub(" ", text)
         subject = q[: told.start()] if told else text
         if _DEICTIC.search(subject) or _DEMONSTRATIVE.search(subject) or _CASE_REF.search(subject) or anaphoric(subject) or (
             _points_at_shown(subject, retained)
@@ -997,14 +1007,31 @@ def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> b
     return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
 
 
-def _addressed(q: str, retained: list[Doc]) -> int | None:
-    """The position (1-based, as shown) of the case shown that addressed its demands to whom the question names, as a
-    word of its own, by the whole name or the end of it of three syllables or more ('개발원장' of 한국지역정보개발원장;
-    not '부장관' in '국토부장관')."""
+_ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도|만|의|쪽|측|에)"
+
+
+_THERE = re.compile(r"(?<![가-힣])(?:거기|그쪽|그\s+쪽)")
+
+
+def _asks_elsewhere(q: str) -> bool:
+    """Something besides the case shown asked for ('거기 말고 …', '그쪽 말고 …', '… 사례도 있었어?')."""
+    return bool(re.search(_NEVER_MIND, q) or _INSTEAD.search(q) or _CASES_ASKED.search(q) or _ASKS_FOR_CASES.search(q) or _MORE_CASES.search(q))
+
+
+def _addressed(q: str, retained: list[Doc]) -> tuple[int, str] | None:
+    """(position, 1-based as shown, of the case shown that addressed its demands to whom the question names; the name as
+    the question writes it): the 조치할 사항's addressee as a word of its own, whole or by the end of it of four syllables
+    or more that names no other body ('개발원장' of 한국지역정보개발원장; not a bare title, '교육감', '위원장', nor '경찰청장'
+    of 해양경찰청장)."""
     for n, case in enumerate(_shown_cases(retained), start=1):
-        names = {a for c in case for _, a in addressees(c.get("text") or "")}
-        if any(re.search(rf"(?<![가-힣]){re.escape(a[-k:])}", q) for a in names for k in range(3, len(a) + 1)):
-            return n
+        names = {a for c in case if c.get("section") == "actions" for _, a in addressees(c.get("text") or "")}
+        for a in sorted(names, key=len, reverse=True):
+            for k in range(len(a), 3, -1):
+                form = a[-k:]
+                if k < len(a) and named_organisations(form):
+                    continue  # '경찰청장': another body's head
+                if re.search(rf"(?<![가-힣]){re.escape(form)}{_ADDRESSEE_END}", q):
+                    return n, form
     return None
 
 
