@@ -1310,10 +1310,11 @@ def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router
 
 
 def test_there_with_one_case_shown_is_that_case_and_a_kind_of_body_besides_asks_for_other_cases(router):
-    shown = [doc(1, "F1", inst="해양수산부", text="감정평가 결과를 검토하지 않고 부지를 저가로 이전하였다. 보상금은 10억 원이었다.")]
+    shown = [doc(1, "F1", inst="해양수산부", text="감정평가 결과를 검토하지 않고 부지를 저가로 이전하였다. 당초 결정된 보상금은 10억 원이었다.")]
     history = [Turn("감정평가 검토 부실로 부지 저가 이전 사례", "…", "deep")]
     d = router.route("거기 처음에 결정된 보상금은 얼마였어?", history, shown)
-    assert d.follow_up and d.ordinals == [1]  # the one case shown, not a search for 'first compensation' anywhere
+    assert d.follow_up and d.ordinals == [1]  # the one case shown, in its words, not a search for 'first compensation' anywhere
+    assert router.route("거기서 유해물질 연구용역 관련된 건 뭐였어", history, shown).ordinals != [1]  # a subject of its own there
     for q in ("거기 말고 보조금 부정수급 사례 찾아줘", "그거 말고 항만 준설 예산 낭비 사례는?", "거기서 보조금 부정수급 사례도 있었어?"):
         assert router.route(q, history, shown).ordinals != [1], q  # something besides it asked for
     d = router.route("지자체 쪽에서도 감정평가 엉성하게 해서 보상금이 부풀려진 사례 있었지?", history, shown)

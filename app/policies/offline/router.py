@@ -612,7 +612,7 @@ class OfflineRouter:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or noun_pointed or len(content) <= 1
-            or (_THERE.search(q) and len(_shown_cases(retained)) == 1 and not _asks_elsewhere(q) and (not content or _held(content, _seen(retained)) > 0))
+            or (_THERE.search(q) and len(_shown_cases(retained)) == 1 and not _asks_elsewhere(q) and _held(content, _seen(retained)) * 2 >= len(content))
             # '거기 처음에 결정된 보상금은 얼마였어?': the one case shown, asked in its words
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
