@@ -1315,6 +1315,7 @@ def test_there_with_one_case_shown_is_that_case_and_a_kind_of_body_besides_asks_
     d = router.route("거기 처음에 결정된 보상금은 얼마였어?", history, shown)
     assert d.follow_up and d.ordinals == [1]  # the one case shown, in its words, not a search for 'first compensation' anywhere
     assert router.route("거기서 유해물질 연구용역 관련된 건 뭐였어", history, shown).ordinals != [1]  # a subject of its own there
+    assert router.route("부지 저가 이전은 해수부였지? 거기도 보상금 결정됐어?", history, shown).ordinals != [1]  # 'there': what it named
     for q in ("거기 말고 보조금 부정수급 사례 찾아줘", "그거 말고 항만 준설 예산 낭비 사례는?", "거기서 보조금 부정수급 사례도 있었어?"):
         assert router.route(q, history, shown).ordinals != [1], q  # something besides it asked for
     d = router.route("지자체 쪽에서도 감정평가 엉성하게 해서 보상금이 부풀려진 사례 있었지?", history, shown)

@@ -612,7 +612,7 @@ class OfflineRouter:
             ords = back_to  # '아까 검사 안받은 배 건으로 돌아가서 해경한테 …': the case it goes back to
         elif follow_up and not restated and not ords and not institutions and not _OTHER.search(q) and not other_period and (
             _CASE_REF.search(q) or _DEMONSTRATIVE.search(q) or noun_pointed or len(content) <= 1
-            or (_THERE.search(q) and len(_shown_cases(retained)) == 1 and not _asks_elsewhere(q) and _held(content, _seen(retained)) * 2 >= len(content))
+            or (_THERE.match(q.strip()) and len(_shown_cases(retained)) == 1 and not _asks_elsewhere(q) and _held(content, _seen(retained)) * 2 >= len(content))
             # '거기 처음에 결정된 보상금은 얼마였어?': the one case shown, asked in its words
         ) and not (_SAME_REPORT.search(q) and content):  # not '사후평가 안 한 것도 같은 보고서에 있었지? 그건…' (searched there)
             # nor '걔네 2023년 감사 땐 이런 지적 없었나?' (another period)
@@ -1010,7 +1010,9 @@ def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> b
 _ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도|만|의|쪽|측|에)"
 
 
-_THERE = re.compile(r"(?<![가-힣])(?:거기|그쪽|그\s+쪽)")
+_THERE = re.compile(r"(?:거기|그쪽|그\s+쪽)")
+"""'거기 …', '그쪽은 …' opening the question: what the last answer showed (not '담양은 … 표창 준 거였지? 거기도 …', where it
+points at what the question itself named)."""
 
 
 def _asks_elsewhere(q: str) -> bool:
