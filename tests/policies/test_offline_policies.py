@@ -167,7 +167,8 @@ def test_years_and_ordinals():
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
     for q in ("강원도 2023회계연도 결산에서 e호조에 안 잡힌 자산은?", "2023년도 결산 자산 누락", "the fiscal year 2023 accounts", "FY2023 statements",
-              "FY 2023 accounts", "fiscal 2023", "2023 fiscal year accounts", "2023년 회계연도 결산", "2022~2023회계연도 결산"):
+              "FY 2023 accounts", "fiscal 2023", "2023 fiscal year accounts", "2023년 회계연도 결산", "2022~2023회계연도 결산",
+              "2022～2023회계연도 결산", "FY 2022–2023 accounts", "fiscal years 2022 and 2023", "the 2023 fiscal-year accounts"):
         assert years(q, today) == (None, None), q  # the fiscal year of the accounts audited, no audit's year
     assert years("2023년 감사에서 결산 부실 지적", today) == (2023, 2023)
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
@@ -958,7 +959,8 @@ def test_a_lookup_topic_is_what_is_left_once_its_filters_and_lookup_words_are_se
                      ("List the findings and dispositions for Korail.", ["한국철도공사"]), ("List the findings for Seodaemun-gu", ["Seodaemun-gu"])):
         assert topic_words(q, CATALOG, GLOSSARY.terms_in(q)) == topic, q
     for q in ("List findings citing the Local Government Act", "How many findings under the Public Service Act?",
-              "How many findings per Provincial Government?", "List findings about Government Office Building leases"):
+              "How many findings per Provincial Government?", "List findings about Government Office Building leases",
+              "List findings citing the Korea Expressway Corporation Act"):
         assert not topic_words(q, CATALOG, GLOSSARY.terms_in(q)), q  # a kind of body, or a law or building named after one
     # a refine's '그중', framing words and dispositions named as lookups ask for no subject; '시정명령' is one
     for q in ("그중 주의는?", "지금까지 지적 몇 건", "혹시 지적 몇 건 정도 돼?", "지적 건수 추이", "올해 상반기 지적 건수",
@@ -1273,7 +1275,10 @@ def test_something_else_the_report_shown_told_of_is_another_finding_of_that_repo
     assert not weak.route("그 감사에서 동호회 예약 독점은 몇 년 동안 이어졌어?", history, shown).pivot  # the case shown's own words
     d = weak.route("그 보고서에서 골프장 그린피 올린 건은 징계가 몇 명한테 요구됐어?", history, shown)
     assert d.pivot and d.same_report  # that case named in its own words, its disposition asked
-    for q in ("그 감사에서 변상명령 받은 사람은 누구야?", "그 보고서에서 징계 요구된 공무원들 직급은?", "그 보고서에 징계 처분 받은 사람 이름 나와?"):
+    d = weak.route("그 보고서에서 골프장 그린피 올린 거는 징계가 몇 명한테 요구됐어?", history, shown)
+    assert d.pivot and d.same_report  # '거' names a case as well as '건'
+    for q in ("그 감사에서 변상명령 받은 사람은 누구야?", "그 보고서에서 징계 요구된 공무원들 직급은?", "그 보고서에 징계 처분 받은 사람 이름 나와?",
+              "그 감사에서 징계 요건 못 채운 공무원은 누구야?"):
         assert not weak.route(q, history, shown).pivot, q  # of the people the case shown names: no case named
 
 
@@ -1301,8 +1306,9 @@ def test_another_case_of_the_same_report_asked_also_leaves_the_shown_out_unless_
 def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router):
     shown = [doc(1, "F1", inst="부산광역시", text="해운대구와 해양수산부 공무원이 위원회 심의 절차를 어겼다.")]
     history = [Turn("위원회 심의 절차 위반 사례", "…", "deep")]
-    d = router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, shown)
-    assert d.follow_up and d.ordinals == [1]  # mentioned in its text only, but 'this case' is the one shown
+    for q in ("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", "해양수산부는 이 사례에 왜 같이 엮여 있는 거야?"):
+        d = router.route(q, history, shown)
+        assert d.follow_up and d.ordinals == [1], q  # mentioned in its text only, but 'this case' is the one shown
     for q in ("해양수산부도 이 건처럼 심의 절차 어긴 적 있어?", "해양수산부는 이 건 말고 어선 검사 부실로 지적받은 거 없어?"):
         assert router.route(q, history, shown).ordinals != [1], q  # a case like it, or besides it
     two = [*shown, doc(2, "F2", inst="한국토지주택공사", text="용역 과업내용서를 사전에 유출하였다.")]
@@ -1315,12 +1321,13 @@ def test_there_with_one_case_shown_is_that_case_and_a_kind_of_body_besides_asks_
     d = router.route("거기 처음에 결정된 보상금은 얼마였어?", history, shown)
     assert d.follow_up and d.ordinals == [1]  # the one case shown, in its words, not a search for 'first compensation' anywhere
     assert router.route("거기서 유해물질 연구용역 관련된 건 뭐였어", history, shown).ordinals != [1]  # a subject of its own there
-    assert router.route("부지 저가 이전은 해수부였지? 거기도 보상금 결정됐어?", history, shown).ordinals != [1]  # 'there': what it named
+    assert router.route("부지 저가 이전은 담양군이었지? 거기도 보상금 결정됐어?", history, shown).ordinals != [1]  # 'there': what it named
     for q in ("거기 말고 보조금 부정수급 사례 찾아줘", "그거 말고 항만 준설 예산 낭비 사례는?", "거기서 보조금 부정수급 사례도 있었어?"):
         assert router.route(q, history, shown).ordinals != [1], q  # something besides it asked for
     d = router.route("지자체 쪽에서도 감정평가 엉성하게 해서 보상금이 부풀려진 사례 있었지?", history, shown)
     assert d.other_cases  # cases of local governments besides the ministry's shown
-    for q in ("지자체 쪽에서 조치한 내용은?", "지자체에도 징계 요구한 거 있어?", "지자체 쪽에도 조치 요구한 거 있어?", "공공기관에도 적용되는 거 있어?"):
+    for q in ("지자체 쪽에서 조치한 내용은?", "지자체에도 징계 요구한 거 있어?", "지자체 쪽에도 조치 요구한 거 있어?", "공공기관에도 적용되는 거 있어?",
+              "지자체 쪽에서도 이 사례 관련해서 징계받은 사람 있어?"):
         assert not router.route(q, history, shown).other_cases, q  # what the case shown says of them
 
 
@@ -1338,8 +1345,11 @@ def test_whom_the_case_shown_addressed_named_alone_follows_that_case(router):
     d = router.route("개발원장 앞으로 별도로 나간 요구사항도 있어?", history, shown)
     assert d.follow_up and not d.pivot and d.ordinals == [2]  # the case that addressed 한국지역정보개발원장, by the end of the name
     assert question_kind("개발원장 앞으로 별도로 나간 요구사항도 있어?") == "actions"
-    assert question_kind("시스템 구축할 때 보안 요구사항이 있었는데 왜 반영 안 됐어?") != "actions"  # a system's requirements
-    assert _addressed("해양경찰청장한테는 뭘 하라고 했어?", shown) == (3, "해양경찰청장")  # an actions block's, not F1's problems line
+    for q in ("시스템 구축할 때 보안 요구사항이 있었는데 왜 반영 안 됐어?", "보안 요구사항도 있던데 왜 반영 안 됐어?"):
+        assert question_kind(q) != "actions", q  # a system's requirements
+    assert _addressed("해양경찰청장한테는 뭘 하라고 했어?", shown) == (3, "해양경찰청장")  # an actions block's addressee, not F1's line
+    assert _addressed("지역정보개발원장한테 간 요구사항은?", shown) == (2, "지역정보개발원장")  # a longer end of the same name
+    assert router.route("해양경찰청장은 결함어선 점검을 왜 안 했어?", history, shown).ordinals != [3]  # no demand asked: F1 says it
     for q in ("경찰청장한테 징계 요구한 사례 있어?", "위원장 앞으로 나간 요구사항도 있어?", "보건소장 앞으로 나간 요구사항도 있어?"):
         assert _addressed(q, shown) is None, q  # another body's head; a bare title; no one the cases addressed
     for q in ("해양경찰청장한테 밀수 단속 부실로 요구한 다른 사례도 있어?", "해양경찰청장 관련해서 함정 정비 예산 낭비 지적은 없었어?"):

@@ -60,8 +60,8 @@ def short_region_forms(name: str) -> set[str]:
 _YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
 """A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
 _FISCAL = re.compile(
-    r"(?:\bFY|\bfiscal(?:\s*years?)?)[\s-]*20\d\d(?:\s*[~〜-]\s*20\d\d)?"
-    r"|20\d\d(?:\s*년?\s*[~〜-]\s*20\d\d)?\s*(?:fiscal\s*years?|년?\s*(?:회계|사업)\s*(?:연도|년도)|년?\s*도?\s*결산)",
+    r"(?:\bFY|\bfiscal(?:[\s-]*years?)?)[\s-]*20\d\d(?:\s*(?:[~〜～∼–—-]|and|to)\s*20\d\d)?"
+    r"|20\d\d(?:\s*년?\s*[~〜～∼–—-]\s*20\d\d)?\s*(?:fiscal[\s-]*years?|년?\s*(?:회계|사업)\s*(?:연도|년도)|년?\s*도?\s*결산)",
     re.I,
 )
 """The fiscal year a finding is about ('2023회계연도 결산', '2022~2023년 회계연도', '2023년도 결산', 'FY 2023', 'fiscal
@@ -70,7 +70,7 @@ _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
     r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
 """A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
-_YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:~|-|부터|에서|to)\s*(20\d\d)")
+_YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*(20\d\d)")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
 

@@ -47,7 +47,7 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
         r"(?:하|바꾸|고치|넓히|세우|돌리|물리|내|받으|손보|정하|만들|올리|줄이|보내|맡기|막으|늘리|없애)래(?:요)?\s*[?？]?\s*$|"
         r"(?:하|치|리|보|내|우|히|꾸|주|오|르)라는\s*(?:거|것|게)(?!\s*(?:있|없))|라는\s*요구(?:였|이었|야)|요구(?:였|이었)(?:어|나|지|냐)|"
         r"(?:뭘|뭐|무엇을|무얼)\s*해야|(?:뭘|뭐|무엇을|무슨\s*\S+을|어떤\s*\S+을)\s*요구|요구(?:했어|했나|했지|했냐|한\s*(?:내용|거야|건가))\s*[?？]?\s*$|"
-        r"요구\s*사항(?:은|만|이|도)?\s*(?:[?？]|$|뭐|따로|알려|갔)|요구\s*사항도\s*있(?!는데|었는데)|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|"
+        r"요구\s*사항(?:은|만|이|도)?\s*(?:[?？]|$|뭐|따로|알려|갔)|요구\s*사항도\s*있(?:어|나|니|을까|었어|었나|었니|었지|나요|어요|습니까)\s*[?？]?\s*$|\bactions?\s+(?:were\s+|was\s+)?required|required\s+actions?|"
         r"have\s+to\s+do(?!\s+with)|\b(?:what|how|who)\b.*?(?:\bis|\bare|'s)\s+(?:\S+\s+)?supposed\s+to|want(?:ed)?\s+done|"
         r"(?:what|the)\s+remed(?:y|ies)|\b(?:told|cautioned|ordered)\s+to\s+do", re.I)),
     ("institution", re.compile(

@@ -76,11 +76,9 @@ _NAMES_A_LAW = re.compile(r"\s+(?:Act|Law|Decree|Rules?|Regulations?|Building|Bu
 def _a_body(name: str, question: str) -> bool:
     """An English organisation name that names one body, not a kind of body ('Local Government', 'Public Service') nor a
     law or building named after one ('the Local Government Act', 'Government Office Building')."""
-    if korean_names(name):
-        return True
-    if all(w.lower() in _GENERIC_NAME for w in name.split()):
+    if re.search(re.escape(name) + _NAMES_A_LAW.pattern, question):
         return False
-    return not re.search(re.escape(name) + _NAMES_A_LAW.pattern, question)
+    return bool(korean_names(name)) or not all(w.lower() in _GENERIC_NAME for w in name.split())
 
 
 _NEGATING = frozenset("미 무 비 부 불".split())

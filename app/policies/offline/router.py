@@ -43,7 +43,13 @@ from app.policies.offline.fields import (
     dispositions,
     years,
 )
-from app.policies.offline.intent import asks_for_several, enumerated, facets, named_organisations
+from app.policies.offline.intent import (
+    asks_for_several,
+    enumerated,
+    facets,
+    named_organisations,
+    question_kind,
+)
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
@@ -308,7 +314,8 @@ _OTHER_CASES = re.compile(
     r"|다른\s*(?:기관|지자체|부처|지역|시군|시도)(?:에서도|에도|도)(?![가-힣])(?=.*(?:있|나왔|적발|사례|걸린|지적됐))|other (?:institutions?|agencies|places)?\s*(?:cases|examples|findings)|similar (?:cases|findings)|another case|\b(?:anything|something) (?:similar|else)\b|\belsewhere\b"
     r"|(?<![이그])(?:것|거)도\s*(?:지적|적발|나왔|있었)"  # '원인 못 찾고 헤맨 것도 지적됐어?': something besides what was shown
     # '지자체 쪽에서도 감정평가 엉성하게 해서 … 사례 있었지?': a kind of body besides the one shown
-    r"|(?<![가-힣])(?:지자체|지방자치단체|시군|기초단체|공공기관|공기업|중앙부처|부처)\s*(?:쪽|측)?에서도(?![가-힣])(?=.*(?:사례|케이스|경우).*(?:있|나왔))",
+    r"|(?<![가-힣])(?:지자체|지방자치단체|시군|기초단체|공공기관|공기업|중앙부처|부처)\s*(?:쪽|측)?에서도(?![가-힣])"
+    r"(?!.*(?:이|그|해당)\s*(?:사례|건|케이스))(?=.*(?:사례|케이스|경우).*(?:있|나왔))",
     re.I,
 )
 _LIKE_SHOWN = re.compile(
@@ -385,9 +392,9 @@ _ALSO_TOLD = re.compile(r"(?:얘기|이야기|내용|대목)도\s*(?:나오|나�
 """'X 얘기도 나오던데 …', 'X 얘기도 있었지?': something else the report shown also told of, asked about (``_sibling``)."""
 _RECOVERED = frozenset("환수 회수 추징 반납 환급 원상회복 변상".split())
 """Money got back, asked of the case shown ('환수 얘기도 나왔어?'): no subject of its own (``_sibling``)."""
-_CASE_NOUN = re.compile(r"(?:건|사례|케이스)(?:은|는|이|가|도|을|를)?(?![가-힣])")
+_CASE_NOUN = re.compile(r"(?:(?<![조물안사요용여문인])건|사례|케이스|(?<![가-힣])(?:거|것)|문제|지적)(?:은|는|이|가|도|을|를)?(?![가-힣])")
 _DISPOSITION_PHRASE = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r"|변상\s*명령)\s*(?:요구|명령|처분|촉구)?")
-_ANOTHER = re.compile(r"(?<![가-힣])또\s*(?:있|나왔|걸렸)|다른\s*(?!점|차이)\S{1,6}도\s*(?:있|나왔|걸렸|적발)")
+_ANOTHER = re.compile(r"(?<![가-힣])또\s*(?:있|나왔|걸렸|적발)|다른\s*(?!점|차이)\S{1,6}도\s*(?:있|나왔|걸렸|적발)")
 """'같은 부처 감사에서 징계 요구까지 간 직원이 또 있어?', '… 징계 받은 다른 직원도 있어?': another finding of that report."""
 _LIKENED = re.compile(r"(?<![가-힣])(?:다른|비슷|유사|이런(?!저)|그런(?!데)|저런)|같은")
 _DISPOSITION_NAMED = re.compile(r"(?<!사전)(?:" + "|".join(DISPOSITIONS) + r")(?!\s*깊|사업|의무|사직|방안|계획)")
@@ -596,7 +603,7 @@ class OfflineRouter:
         shown = pattern_shown if follow_up and len(content) <= 1 else ""
         in_report = follow_up and track in ("deep", "fast") and not sql_intent and bool(retained) and bool(
             REPORT_ANAPHORA.search(q)) and bool(_OTHER_CASES.search(q) or _REST.search(q) or self._also_in_report(q, retained) or (
-            _ANOTHER.search(q) and not (_DEMONSTRATIVE.search(q) or _CASE_REF.search(q))))  # not '같은 감사에서 이 직원이 또 …
+            _ANOTHER.search(q) and not _points_again(q)))  # not '같은 감사에서 이 직원이 또 …'
         if in_report:  # '같은 감사에서 다른 지적은 뭐 있었어': that report searched (``fields.REPORT_ANAPHORA``), the cases shown left out
             other_cases = True
             if _SIMILAR.search(q) and len(content) <= 1:  # '같은 감사에서 비슷한 사례도 있어?': like the case shown
@@ -764,9 +771,10 @@ class OfflineRouter:
                 return True, False, None
         elif demanded:
             return True, False, None
-        elif (addressed := _addressed(q, retained)) and not (
+        elif question_kind(q) == "actions" and (addressed := _addressed(q, retained)) and not (
             _OTHER.search(q) or _OTHER_CASES.search(q) or _asks_like_shown(q) or _CASES_ASKED.search(q)
-        ) and (len(rest := self._content(q.replace(addressed[1], " "))) <= 2 or _held(rest, seen) * 2 >= len(rest)):
+        ) and (len(rest := self._content(q.replace(addressed[1], " "))) <= 2
+               or _held(rest, _seen(_shown_cases(retained)[addressed[0] - 1])) * 2 >= len(rest)):  # (that case's words)
             return True, False, addressed[0]  # '개발원장 앞으로 별도로 나간 요구사항도 있어?': the case shown that addressed them
         elif track == "report":
             return True, False, None
@@ -1007,7 +1015,7 @@ def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> b
     return bool(ranked) and ranked[0][0] in kept and other <= SHOWN_SHARE * ranked[0][2]
 
 
-_ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도|만|의|쪽|측|에)"
+_ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도|만|의|쪽|측|에|과|와|랑|하고|을|를|으로)"
 
 
 _THERE = re.compile(r"(?:거기|그쪽|그\s+쪽)")
@@ -1016,8 +1024,17 @@ points at what the question itself named)."""
 
 
 def _asks_elsewhere(q: str) -> bool:
-    """Something besides the case shown asked for ('거기 말고 …', '그쪽 말고 …', '… 사례도 있었어?')."""
-    return bool(re.search(_NEVER_MIND, q) or _INSTEAD.search(q) or _CASES_ASKED.search(q) or _ASKS_FOR_CASES.search(q) or _MORE_CASES.search(q))
+    """Something besides the case shown asked for ('거기 말고 …', '그쪽 말고 …', '… 사례도 있었어?'), the pointer to it aside
+    ('이 사례에 왜 …' asks of it)."""
+    rest = _CASE_REF.sub(" ", q)
+    return bool(re.search(r"말고|빼고|제외하고", rest) or _INSTEAD.search(rest) or _CASES_ASKED.search(rest) or re.search(r"사례|케이스", rest))
+
+
+def _points_again(q: str) -> bool:
+    """A pointer at a case shown beside the report's ('같은 감사에서 이 직원이 또 …'; not '그 기관 감사에서', nor '이 건 말고')."""
+    rest = REPORT_ANAPHORA.sub(" ", q)
+    pointer = _DEMONSTRATIVE.search(rest) or _CASE_REF.search(rest)
+    return bool(pointer) and not re.match(r"\s*(?:은|는)?\s*(?:말고|빼고|제외하고)", rest[pointer.end():])
 
 
 def _addressed(q: str, retained: list[Doc]) -> tuple[int, str] | None:
@@ -1030,7 +1047,7 @@ def _addressed(q: str, retained: list[Doc]) -> tuple[int, str] | None:
         for a in sorted(names, key=len, reverse=True):
             for k in range(len(a), 3, -1):
                 form = a[-k:]
-                if k < len(a) and named_organisations(form):
+                if k < len(a) and any(len(n) <= 3 and n.endswith("청") for n in named_organisations(form)):
                     continue  # '경찰청장': another body's head
                 if re.search(rf"(?<![가-힣]){re.escape(form)}{_ADDRESSEE_END}", q):
                     return n, form
