@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.english_names import korean_names, romanised_local
-from app.policies.offline.fields import dispositions
+from app.policies.offline.fields import dispositions, fiscal_years
 from app.policies.offline.intent import (
     asks_for_mentions,
     asks_for_several,
@@ -182,6 +182,9 @@ class AgentTools:
         y0, y1 = filters.get("year_from"), filters.get("year_to")
         if (y0 or y1) and not any((y0 or 0) <= y <= (y1 or 9999) for y in scope.years):
             gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
+        # a fiscal year no report writes ('강원도 2018회계연도 결산 때도 …'): the accounts of another year, not audited here
+        gaps += [f"{y}회계연도" for y in fiscal_years(question)
+                 if not any(f"{y}{w}" in scope.text for w in ("회계연도", "회계년도", "년도결산", "년결산", "사업연도"))]
         gaps += [t for t in filters.get("audit_types") or [] if t not in scope.audit_types]  # '재무감사에서 …
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)

@@ -171,6 +171,10 @@ def test_years_and_ordinals():
               "2022～2023회계연도 결산", "FY 2022–2023 accounts", "fiscal years 2022 and 2023", "the 2023 fiscal-year accounts"):
         assert years(q, today) == (None, None), q  # the fiscal year of the accounts audited, no audit's year
     assert years("2023년 감사에서 결산 부실 지적", today) == (2023, 2023)
+    from app.policies.offline.fields import fiscal_years
+
+    assert fiscal_years("강원도 2018회계연도 결산 때도 재무제표 오류가 지적됐었나?") == [2018]  # a scope gap unless a report writes it
+    assert fiscal_years("FY 2022–2023 accounts") == [2022, 2023] and fiscal_years("2023년 감사 결과") == []
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]

@@ -168,6 +168,11 @@ class Catalog:
         return list(dict.fromkeys(found))
 
 
+def fiscal_years(text: str) -> list[int]:
+    """The fiscal years the text names (``_FISCAL``): what a finding must be about, not the audit's year."""
+    return sorted({int(y) for m in _FISCAL.finditer(text) for y in re.findall(r"20\d\d", m.group(0))})
+
+
 def years(text: str, today: date | None = None) -> tuple[int | None, int | None]:
     today = today or date.today()
     text = _FISCAL.sub(" ", text)
