@@ -1315,6 +1315,7 @@ def test_an_institution_asked_of_this_case_is_asked_of_the_one_case_shown(router
         assert d.follow_up and d.ordinals == [1], q  # mentioned in its text only, but 'this case' is the one shown
     for q in ("해양수산부도 이 건처럼 심의 절차 어긴 적 있어?", "해양수산부는 이 건 말고 어선 검사 부실로 지적받은 거 없어?"):
         assert router.route(q, history, shown).ordinals != [1], q  # a case like it, or besides it
+    assert router.route("해양수산부엔 조례 고치라고 했다던데 그건 어떤 내용이야?", history, shown).ordinals != [1]  # what it named
     two = [*shown, doc(2, "F2", inst="한국토지주택공사", text="용역 과업내용서를 사전에 유출하였다.")]
     assert router.route("해양수산부는 이 건에 왜 같이 엮여 있는 거야?", history, two).ordinals != [1]  # which case is 'this', not known
 

@@ -632,10 +632,10 @@ class OfflineRouter:
         ) and (by_title := _named_case([content], retained, by_text=False)) and self._naming(q, institutions, _shown_cases(retained)[by_title[0] - 1]):
             ords = by_title  # '택시 감차 건은 강릉시장한테도 뭐가 갔어?' after a listing: the case its words name by title, whoever it names
         elif follow_up and not restated and not ords and institutions and not _OTHER.search(q) and not sql_intent and (
-            len(content) <= 1 or _CASE_REF.search(q)
+            len(content) <= 1 or _THIS_CASE_AT.search(q)
         ):
             ords = self._naming(q, institutions, retained)  # '국토부한테는 뭘 하라고 했어?': the shown case that names it
-            if not ords and _CASE_REF.search(q) and len(_shown_cases(retained)) == 1 and not (
+            if not ords and _THIS_CASE_AT.search(q) and len(_shown_cases(retained)) == 1 and not (
                 _LIKENED.search(q) or "처럼" in q or _asks_elsewhere(q) or _OTHER_CASES.search(q)
             ):
                 ords = [1]  # '충남 태안군은 이 건에 왜 같이 엮여 있는 거야?': the one case shown, whoever its text names
@@ -1018,6 +1018,9 @@ def _shown_first(ranked: list[tuple[str, str, float]], retained: list[Doc]) -> b
 _ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도|만|의|쪽|측|에|과|와|랑|하고|을|를|으로)"
 
 
+_THIS_CASE_AT = re.compile(r"(?<![가-힣])(?:이|그|해당)\s*(?:건|사례)(?:에|에서|이랑|과|하고)(?![가-힣])")
+"""'이 건에 왜 같이 엮여 있어', '이 사례에서 역할은': the case shown as the place asked about (not '… 고치라고 했다던데 그건
+어떤 내용이야?', where '그건' is what the question itself named)."""
 _THERE = re.compile(r"(?:거기|그쪽|그\s+쪽)")
 """'거기 …', '그쪽은 …' opening the question: what the last answer showed (not '담양은 … 표창 준 거였지? 거기도 …', where it
 points at what the question itself named)."""
