@@ -109,6 +109,8 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
 
     assert named_organisations("관세청 감사 결과도 있어?") == ["관세청"] and named_organisations("여가부는?") == ["여가부"]
     assert named_organisations("재요청 했어?") == [] and named_organisations("보조금 사용처는?") == []
+    assert named_organisations("정직 처분 받은 사람이 이의신청 했는지도 나와 있어?") == []  # an application, no agency (…청)
+    assert named_organisations("해양경찰청에 수사요청 했어?") == ["해양경찰청"]
     assert sorted(Catalog.build(["해양경찰청", "부산지방항공청"]).find("해경청이랑 부산항공청 건")) == ["부산지방항공청", "해양경찰청"]
     # short forms no suffix marks, a city's district by a one-syllable name, federations, romanised local governments
     assert named_organisations("금감원 관련 감사 지적사항 정리 좀") == ["금감원"] and named_organisations("공정위가 과징금 매긴 건") == ["공정위"]
@@ -138,6 +140,8 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("the agency noticed that improvement plans lagged") == []
     assert dispositions("did they get a warning or a caution?") == ["주의"]
     assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
+    assert dispositions("주의나 통보 말고 '법령상 개선'을 요구한 건도 있었어?") == ["개선"]  # the others set aside
+    assert dispositions("주의 말고 개선을 요구한 건") == ["개선"] and dispositions("개선할 점이 뭐야?") == []
     # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
     for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
               "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건",
@@ -176,6 +180,10 @@ def test_years_and_ordinals():
     assert fiscal_years("강원도 2018회계연도 결산 때도 재무제표 오류가 지적됐었나?") == [2018]  # a scope gap unless a report writes it
     assert fiscal_years("FY 2022–2023 accounts") == [2022, 2023] and fiscal_years("2023년 감사 결과") == []
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
+    assert years("Pull up what the 1995 audit said about storm warnings.", today) == (1995, 1995)  # before 2000 too
+    assert years("1992년 무렵 지방공항 수요 부풀린 거", today) == (1992, 1992) and years("1990년대 부산 감사", today) == (1990, 1990)
+    for q in ("1,995건 적발", "2000만원 넘게 받은 공무원", "1950만 원", "법률 제1995호"):
+        assert years(q, today) == (None, None), q  # a count, an amount, a law's number
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
     assert ordinals("tell me more about the third one") == [3]
@@ -1420,3 +1428,14 @@ def test_same_ministry_audit_in_english_is_the_report_retained():
     for q in ("Did the same county's auditors review farmland sales?", "Was this city audited before?", "that agency's reporting",
               "Did the same agency audit Haeundae-gu?", "Did this city report the losses?"):
         assert not _SAME_REPORT.search(q) and not REPORT_ANAPHORA.search(q), q
+
+
+def test_the_time_of_the_case_shown_and_what_its_report_writes_are_asked_of_it(router):
+    retained = [doc(1, "F1", inst="행정안전부", text="정부24 등 행정정보시스템 장애 시 대체 사이트 안내가 늦었다. 이용자 불편이 컸다.")]
+    history = [Turn("정부24 먹통 됐을 때 행안부가 대체사이트 안내를 한참 늦게 한 건 찾아줘", "…", "deep")]
+    d = router.route("그때 정부24 포함해서 몇 개 시스템이 멈췄던 거야?", history, retained)  # '그때': the time of the case shown
+    assert d.follow_up and not d.pivot
+    retained = [doc(1, "F1", inst="곡성군", text="음주운전으로 징계를 받은 직원을 근무성적평정에서 감점하지 않고 승진시켰다. 관련자 정직 요구.")]
+    history = [Turn("음주운전 징계 전력 있는 직원을 근평 감점 없이 승진 라인에 태운 군청 얘기 있어?", "…", "deep")]
+    d = router.route("정직 처분 받은 사람이 이의신청 했는지도 나와 있어?", history, retained)  # what the report shown writes
+    assert d.follow_up and not d.pivot

@@ -57,8 +57,9 @@ def short_region_forms(name: str) -> set[str]:
     return out
 
 
-_YEAR = re.compile(r"(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)\s*년?")
-"""A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report)."""
+_YEAR = re.compile(r"(?<![\d,.])((?:19[5-9]|20\d)\d)(?!\s*년?\s*\d{1,2}\s*월)(?!\s*(?:만|억|천|원|명|건|척|개|%|호|\d))\s*년?")
+"""A year (1950 on: '1995 audit', '1992년 무렵'), unless it opens a date ('2023년 11월 17일 …' dates an event, not the
+report) or is an amount or a count ('2000만원', '1,950건')."""
 _FISCAL = re.compile(
     r"(?:\bFY|\bfiscal(?:[\s-]*years?)?)[\s-]*20\d\d(?:\s*(?:[~〜～∼–—-]|and|to)\s*20\d\d)?"
     r"|20\d\d(?:\s*년?\s*[~〜～∼–—-]\s*20\d\d)?\s*(?:fiscal[\s-]*years?|년?\s*(?:회계|사업)\s*(?:연도|년도)|년?\s*도?\s*결산)",
@@ -68,9 +69,9 @@ _FISCAL = re.compile(
 2023', '2023 fiscal year'): the accounts audited, not the audit's year."""
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?20\d\d\b", re.I)
+    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b", re.I)
 """A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
-_YEAR_RANGE = re.compile(r"(20\d\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*(20\d\d)")
+_YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
 
