@@ -53,6 +53,7 @@ def add_user_words(words: Iterable[str], tag: str = "NNP") -> int:
         _morphemes_cached.cache_clear()
         _ends_clause.cache_clear()
         is_noun.cache_clear()
+        only_nouns.cache_clear()
     return added
 
 
@@ -79,9 +80,14 @@ def _content_forms(tokens) -> list[str]:  # noqa: ANN001 - kiwipiepy Token list
     return forms
 
 
+_LATIN_PUNCT = re.compile(r"(?<=[A-Za-z])(?=[.,;:!?)\]'\"](?:\s|$))")
+"""Punctuation after an English word: Kiwi reads 'audit.' as one foreign word and 'warnings.' as 'war' +
+'nings.', so a space goes before it."""
+
+
 @lru_cache(maxsize=4096)
 def _morphemes_cached(text: str) -> tuple[str, ...]:
-    return tuple(_content_forms(get_kiwi().tokenize(text)))
+    return tuple(_content_forms(get_kiwi().tokenize(_LATIN_PUNCT.sub(" ", text))))
 
 
 def morphemes(text: str) -> list[str]:
@@ -106,10 +112,18 @@ def is_noun(word: str) -> bool:
     return len(tokens) == 1 and tokens[0].tag in ("NNG", "NNP")
 
 
+@lru_cache(maxsize=4096)
+def only_nouns(word: str) -> bool:
+    """Kiwi reads the word alone as nouns only, one or several ('글램핑장': 글램 + 핑 + 장, a word it does not know;
+    not '부풀리')."""
+    tokens = get_kiwi().tokenize(word)
+    return bool(tokens) and all(t.tag in ("NNG", "NNP") for t in tokens)
+
+
 def morphemes_batch(texts: list[str]) -> list[list[str]]:
     """Content morphemes for many texts, using Kiwi's multi-threaded batch tokenizer."""
     kiwi = get_kiwi()
-    return [_content_forms(tokens) for tokens in kiwi.tokenize(texts)]
+    return [_content_forms(tokens) for tokens in kiwi.tokenize([_LATIN_PUNCT.sub(" ", t) for t in texts])]
 
 
 def needs_spacing(text: str) -> bool:

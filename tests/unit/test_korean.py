@@ -27,9 +27,22 @@ def test_user_words_keep_institution_names_whole():
 
 
 def test_batch_equals_single():
-    texts = ["시간외근무수당을 부당 지급", "Overtime allowance 지급"]
+    texts = ["시간외근무수당을 부당 지급", "Overtime allowance 지급", "storm warnings. (the audit)"]
     assert morphemes_batch(texts) == [morphemes(t) for t in texts]
     assert morphemes_batch(texts)[1][0] == "overtime"
+
+
+def test_english_words_keep_whole_before_punctuation():
+    # Kiwi alone reads 'warnings.' as 'war' + 'nings.' and 'audit.' with its full stop
+    assert morphemes("during storm warnings.") == ["during", "storm", "warnings"]
+    assert morphemes("boats, ports?") == ["boats", "ports"] and "audit" in morphemes("What did the BAI's audit. say")
+
+
+def test_only_nouns_reads_a_word_kiwi_splits_into_nouns():
+    from app.text.korean import is_noun, only_nouns
+
+    assert only_nouns("글램핑장") and not is_noun("글램핑장")  # a word Kiwi does not know, read as nouns
+    assert only_nouns("음주") and not only_nouns("부풀리") and not only_nouns("돌려받았")
 
 
 def test_spacing_is_restored_only_where_lost():
