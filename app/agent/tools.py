@@ -47,6 +47,9 @@ _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
 _GLOSSED = re.compile(r"[가-힣]{4,}")
 _BRACKETED = re.compile(r"\(([^()]*)\)")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,5}\b")
+COMMON_ACRONYMS = frozenset({"OK", "HR", "IT", "ID", "AI", "CEO", "PDF", "FY", "US", "UK", "TV", "PC", "SNS", "QA", "FAQ", "AM", "PM", "NGO"})
+"""Abbreviations of everyday English, not the name of a thing a report would write."""
 _PARTICLE_END = re.compile(r"(?<=[가-힣]{3})(?:을|를|은|는|의|에|으로|로|과|와|도)$")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
@@ -215,7 +218,23 @@ class AgentTools:
             gaps.append(name)
         if language(question) == "en":
             gaps += [w for w in self._glosses(question, scope.words) if w not in scope.text and not any(w in g or g in w for g in gaps)]
+            gaps += [a for a in self._acronyms(question, scope.text) if not any(a in g for g in gaps)]
         return gaps
+
+    def _acronyms(self, question: str, text: str) -> list[str]:
+        """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes
+        and that name nothing the glossary or the catalog knows in Korean: a thing of its own the reports would write if
+        they held it. Not a common abbreviation ('HR', 'IT'), nor one that glosses a name in brackets ('… Institute
+        (KLID)'), which the name's own check covers (``text``: ``StoreScope.text``)."""
+        glossed = {a for inside in _BRACKETED.findall(question) for a in _ACRONYM.findall(inside)} if "(" in question else set()
+        out = []
+        for a in dict.fromkeys(_ACRONYM.findall(question)):
+            if a in COMMON_ACRONYMS or a in glossed or a.lower() in text.lower() or a in text:
+                continue
+            if self.container.glossary.terms_in(a) or korean_names(a) or self.container.catalog().find_english(a):
+                continue
+            out.append(a)
+        return out
 
     def _glosses(self, question: str, words: frozenset[str]) -> list[str]:
         """The Korean terms an English question glosses its subject with, in brackets ('local currency vouchers

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
-from app.text.korean import is_noun, join_broken_lines, morphemes_batch
+from app.text.korean import is_noun, join_broken_lines, morphemes_batch, only_nouns
 
 PROFILE_CHARS = 400
 """Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
@@ -44,6 +44,7 @@ UNMATCHED_MAX_SHARE = 0.05
 """A question's noun is distinctive when at most this many findings use it, and at most this share
 of them (or none): three of the 12 reports' 69 findings; in a store of one report, none."""
 _HANGUL = re.compile(r"[가-힣]")
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ class FindingIndex:
         self._title_vectors = np.zeros((0, embedder.dim), np.float32)
         self._hub = np.zeros(0, np.float32)
         self._df: dict[str, int] = {}
+        self._written = ""
+        """Every finding's chunks and profile, whitespace removed (``_unknown_noun``)."""
         self._by_id: dict[str, FindingProfile] = {}
 
     def _ensure(self) -> None:
@@ -110,8 +113,10 @@ class FindingIndex:
                     for f in rows
                 ]
                 full: dict[str, set[str]] = {}
-                for fid, lexical in s.execute(select(Chunk.finding_id, Chunk.lexical).where(Chunk.finding_id.isnot(None))):
+                written: list[str] = []
+                for fid, lexical, text in s.execute(select(Chunk.finding_id, Chunk.lexical, Chunk.text).where(Chunk.finding_id.isnot(None))):
                     full.setdefault(fid, set()).update((lexical or "").split())
+                    written.append(_SPACE.sub("", text or ""))
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
@@ -123,6 +128,7 @@ class FindingIndex:
                 for term in p.full_terms:
                     df[term] = df.get(term, 0) + 1
             self._df = df
+            self._written = "\n".join([*written, *(_SPACE.sub("", f"{p.title}{p.text}") for p in self.profiles)])
             self._by_id = {p.id: p for p in self.profiles}
             if rows:
                 self._vectors = self._embedder.embed_passages(texts)
@@ -158,8 +164,17 @@ class FindingIndex:
             return ()
         most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(self.profiles))
         distinct = [t for t in set(query_terms) if t not in p.full_terms and self._df.get(t, 0) <= most
-                    and _HANGUL.search(t) and len(t) > 1 and is_noun(t)]
+                    and _HANGUL.search(t) and len(t) > 1 and (is_noun(t) or self._unknown_noun(t))]
         return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
+
+    def _unknown_noun(self, word: str) -> bool:
+        """A noun Kiwi splits when it reads it alone ('글램핑장': 글램 + 핑 + 장) and no finding writes, nor shortens
+        (each syllable the first of a word: '농취증' for 농지취득자격증명): a thing of its own the reports do not have,
+        not a compound of words they use ('공유수면')."""
+        flat = _SPACE.sub("", word)
+        if not only_nouns(word) or flat in self._written:
+            return False
+        return re.search("".join(re.escape(c) + "[가-힣]{0,3}" for c in flat[:-1]) + re.escape(flat[-1]), self._written) is None
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
         """Every finding (or those in ``allowed``) scored against the question."""

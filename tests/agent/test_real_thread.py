@@ -260,6 +260,14 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     assert tools.scope_gaps("그럼 광주 광산구 앱 만든 건은 처분이 뭐였어?", {}) == []  # 광주광역시 광산구, in the reports
     assert tools.scope_gaps("Does Seodaemun-gu in Seoul come up anywhere in these reports?", {}) == []  # its Korean name unknown
     assert tools.scope_gaps("한국석유공사 비축유 관리 부실 사례", {}) == ["한국석유공사"]
+    # an English question's acronym no report writes, that names nothing known in Korean: a subject the reports lack
+    assert tools.scope_gaps("Is there an audit where ridership for a new KTX line was forecast too high?", {}) == ["KTX"]
+    assert tools.scope_gaps("Which statutes did the BAI rely on about LNG bunkering safety at ports?", {}) == ["LNG"]
+    for q in ("Is NEIS one of the examples cited there?",  # the glossary's 교육행정정보시스템, which the reports write
+              "What did the data-centre audit say about PUE targets?",  # the reports write it
+              "Any audit where a county HR officer rigged ratings?",  # an everyday abbreviation
+              "Did the Korea Local Information Research & Development Institute (KLID) get any demands?"):  # its name glossed
+        assert tools.scope_gaps(q, {}) == [], q
     # a body the reports mention but no finding is about: its audit asked for is a gap, a pattern beside it is searched
     assert tools.scope_gaps("그럼 국민건강보험공단 감사에서는 뭐 나왔어?", {}) == ["국민건강보험공단"]
     assert tools.scope_gaps("한국관광공사에서 홍보 예산 엉뚱한 데 쓴 사례", {}) == []
@@ -304,6 +312,11 @@ def test_a_near_miss_says_which_words_of_the_question_its_case_never_uses(agent,
     ranked = real_services.finding_ranker.rank(q2, tools.query_terms(q2), [], SearchFilters(), acts=acts, either=asked_either(q2, acts))
     assert next(r for r in ranked if r.finding_id == "jj20251017_173842-F08").signals["lacks_act"] == 0.0
     assert all(len(set(r.unmatched)) == len(r.unmatched) for r in ranked)  # each word once
+    # a noun Kiwi splits when it reads it alone, which no finding writes: still the question's distinctive word
+    q3 = "해수욕장 공유수면에 글램핑장을 가설건축물로 들여놓게 허가해 준 군"
+    top = real_services.finding_ranker.rank(q3, tools.query_terms(q3), [], SearchFilters(), pattern_terms=tools.pattern_nouns(q3))
+    assert "글램핑장" in next(r for r in top if r.finding_id == "jj20251017_173128-F02").unmatched
+    assert "공유수면" not in next(r for r in top if r.finding_id == "jj20251017_173128-F02").unmatched  # a compound the finding writes
     r = agent.ask("농업법인이 농지 사서 태양광 시설 깔아버린 사례", "near-miss-3")
     assert r["coverage"] == "partial", r["answer"]
     lead, note = r["answer"].splitlines()[:2]
