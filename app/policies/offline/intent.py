@@ -103,6 +103,8 @@ _ORG_SUFFIX = re.compile(
     r"진흥원|연구원|연구소|통제소|사무소|관리소|사업소|보건소|검역소|출장소|사업단|관리단|지원단|본부|센터|협회|조합|은행|대학교|병원|교육청|의회|"
     r"기념관|박물관|미술관|도서관|과학관))(?:(?<=[청관처])장|(?<=[^계정]원)장)?(?=$|[^가-힣]|[은는이가을를의에와과도]|께|한테)"
 )
+_NOT_AGENCY = ("신청", "요청", "경청", "감청")
+"""Words that end as an agency does (…청) and are none: '이의신청', '수사요청'."""
 _GENERIC_ORGS = frozenset(
     "지자체 지방자치단체 공공기관 기관 중앙부처 부처 소관부처 시군 시군구 시도 광역시 특별시 자치구 기초자치단체 광역자치단체 "
     "감사원 관계기관 소속기관 산하기관 위탁기관 수탁기관 발주기관 공기업 준정부기관 본부 지방정부 정부 해당기관 해당부처 "
@@ -220,7 +222,7 @@ def named_organisations(text: str) -> list[str]:
     out: list[str] = []
     for m in _ORG_SUFFIX.finditer(text):
         name = m.group(1)
-        if name in _GENERIC_ORGS or any(name.endswith(g) and len(name) - len(g) < 2 for g in ("기관", "부처")):
+        if name in _GENERIC_ORGS or any(name.endswith(g) and len(name) - len(g) < 2 for g in ("기관", "부처")) or name.endswith(_NOT_AGENCY):
             continue
         if len(name) <= 3 and not (_short_organisation(name) or name in _AGENCIES):
             continue

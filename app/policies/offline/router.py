@@ -100,6 +100,7 @@ _DEICTIC = re.compile(
     r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|(?<![가-힣])거기|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
     r"|based on (this|that)|\b(on|for|to|about|in) (this|that|it)\b"
     r"|(?<![가-힣])(?:걔네|걔들|쟤네|그쪽|그\s+쪽|그\s+동네)" + _PARTICLE  # '걔네 2023년 감사 땐', '그쪽은 뭐 하래'
+    + r"|(?<![가-힣])(?:그때|그\s*당시)(?!\s*그때)"  # '그때 정부24 포함해서 몇 개 시스템이 멈췄던 거야?': the time of the case shown
     + r"|(?<![가-힣])(?:그|이|해당)\s*(?:군|시|구|도)(?:청|의회)?" + _PARTICLE  # '그 군 상대로'
     + r"|\b(?:fix|fixed|fixing|do|did|done|handle|handled|explain|change|changed|cause|caused)\s+(?:that|it)\b(?!\s+(?:the|a|an)\b)",  # 'Who has to fix that, …'
     re.I,
@@ -331,8 +332,10 @@ _DEMANDED = re.compile(
 거야?'): after a case was shown, asked of that case (23 of 24 such later turns in the gold
 conversations follow up)."""
 _REPORTED = re.compile(r"(?:였|었|았|했|됐|냈|졌|갔|왔|렸|겼|봤|줬|났|켰|쳤|섰|있|없|한|된)대(?:요)?\s*[?？]?\s*$"
-                       r"|(?:이|다|라|뭐|누구|어디|얼마|언제)래(?:요)?\s*[?？]?\s*$")
-"""A question in reported speech ('빠져 있던 사람은 누구였대?', '돈은 얼마나 버렸대', '환수 계획은 있대?'): what the
+                       r"|(?:이|다|라|뭐|누구|어디|얼마|언제)래(?:요)?\s*[?？]?\s*$"
+                       r"|[가-힣](?:는지|은지|인지|던지)(?:도|는|까지)?\s*(?:나와|나오|적혀|쓰여|써\s*있)[가-힣\s]{0,6}[?？]?\s*$")
+"""A question in reported speech ('빠져 있던 사람은 누구였대?', '돈은 얼마나 버렸대', '환수 계획은 있대?') or about what
+the report writes ('이의신청 했는지도 나와 있어?'): what the
 report shown says, when no other finding matches it clearly and its words alone would pivot (13 of the 14
 such later turns in the gold conversations follow up; the other names a place); not about other bodies
 ('다른 부처는 … 어떻게 대응했대?')."""
