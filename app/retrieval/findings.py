@@ -45,6 +45,7 @@ UNMATCHED_MAX_SHARE = 0.05
 of them (or none): three of the 12 reports' 69 findings; in a store of one report, none."""
 _HANGUL = re.compile(r"[가-힣]")
 _SPACE = re.compile(r"\s+")
+_HANGUL_RUN = re.compile(r"[가-힣]+")
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ class FindingIndex:
         self._df: dict[str, int] = {}
         self._written = ""
         """Every finding's chunks and profile, whitespace removed (``_unknown_noun``)."""
+        self._runs = ""
+        """Their runs of Hangul, each once, a line each."""
+        self._unknown: dict[str, bool] = {}
         self._by_id: dict[str, FindingProfile] = {}
 
     def _ensure(self) -> None:
@@ -116,7 +120,7 @@ class FindingIndex:
                 written: list[str] = []
                 for fid, lexical, text in s.execute(select(Chunk.finding_id, Chunk.lexical, Chunk.text).where(Chunk.finding_id.isnot(None))):
                     full.setdefault(fid, set()).update((lexical or "").split())
-                    written.append(_SPACE.sub("", text or ""))
+                    written.append(text or "")
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
@@ -128,7 +132,10 @@ class FindingIndex:
                 for term in p.full_terms:
                     df[term] = df.get(term, 0) + 1
             self._df = df
-            self._written = "\n".join([*written, *(_SPACE.sub("", f"{p.title}{p.text}") for p in self.profiles)])
+            written += [f"{p.title}\n{p.text}" for p in self.profiles]
+            self._written = "\n".join(_SPACE.sub("", t) for t in written)
+            self._runs = "\n".join({run for t in written for run in _HANGUL_RUN.findall(t)})
+            self._unknown = {}
             self._by_id = {p.id: p for p in self.profiles}
             if rows:
                 self._vectors = self._embedder.embed_passages(texts)
@@ -169,12 +176,13 @@ class FindingIndex:
 
     def _unknown_noun(self, word: str) -> bool:
         """A noun Kiwi splits when it reads it alone ('글램핑장': 글램 + 핑 + 장) and no finding writes, nor shortens
-        (each syllable the first of a word: '농취증' for 농지취득자격증명): a thing of its own the reports do not have,
-        not a compound of words they use ('공유수면')."""
-        flat = _SPACE.sub("", word)
-        if not only_nouns(word) or flat in self._written:
-            return False
-        return re.search("".join(re.escape(c) + "[가-힣]{0,3}" for c in flat[:-1]) + re.escape(flat[-1]), self._written) is None
+        (each syllable the first of a word in one run of Hangul, one to three syllables apart: '농취증' for
+        농지취득자격증명): a thing of its own the reports do not have, not a compound of words they use ('공유수면')."""
+        if word not in self._unknown:
+            flat = _SPACE.sub("", word)
+            short = "".join(re.escape(c) + "[가-힣]{1,3}" for c in flat[:-1]) + re.escape(flat[-1])
+            self._unknown[word] = only_nouns(word) and flat not in self._written and re.search(short, self._runs) is None
+        return self._unknown[word]
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
         """Every finding (or those in ``allowed``) scored against the question."""

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Chunk, Finding, Report
-from app.text.korean import add_user_words, morphemes_batch
+from app.text.korean import TOKENIZER_VERSION, add_user_words, morphemes_batch
 
 _SPLIT = re.compile(r"[,·;/\n]+")
 _WS = re.compile(r"\s+")
@@ -70,9 +70,10 @@ def register(names: Iterable[str]) -> int:
 
 
 def words_in(text: str, words: Sequence[str]) -> str:
-    """The user words that occur in ``text`` (spaces ignored), sorted and '|'-joined."""
+    """The user words that occur in ``text`` (spaces ignored), sorted and '|'-joined, after the tokenizer's version:
+    terms read by another version are read again."""
     compact = _WS.sub("", text)
-    return "|".join(sorted(w for w in words if w in compact))
+    return f"v{TOKENIZER_VERSION}|" + "|".join(sorted(w for w in words if w in compact))
 
 
 def tokenize(texts: Sequence[str]) -> list[str]:

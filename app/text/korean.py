@@ -80,6 +80,9 @@ def _content_forms(tokens) -> list[str]:  # noqa: ANN001 - kiwipiepy Token list
     return forms
 
 
+TOKENIZER_VERSION = "2"
+"""Changes when the reading of a text changes (2: punctuation after English words, ``_LATIN_PUNCT``): terms stored
+with another version are read again (``app.retrieval.lexicon.words_in``)."""
 _LATIN_PUNCT = re.compile(r"(?<=[A-Za-z])(?=[.,;:!?)\]'\"](?:\s|$))")
 """Punctuation after an English word: Kiwi reads 'audit.' as one foreign word and 'warnings.' as 'war' +
 'nings.', so a space goes before it."""
@@ -102,7 +105,7 @@ def nouns(text: str) -> set[str]:
     one character: '안 매기고' gives none ('매기' is a verb there)."""
     if not text or not text.strip():
         return set()
-    return {t.form.lower() for t in get_kiwi().tokenize(text) if t.tag in ("NNG", "NNP") and len(t.form) > 1}
+    return {t.form.lower() for t in get_kiwi().tokenize(_LATIN_PUNCT.sub(" ", text)) if t.tag in ("NNG", "NNP") and len(t.form) > 1}
 
 
 @lru_cache(maxsize=4096)

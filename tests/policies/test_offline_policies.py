@@ -111,6 +111,7 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("재요청 했어?") == [] and named_organisations("보조금 사용처는?") == []
     assert named_organisations("정직 처분 받은 사람이 이의신청 했는지도 나와 있어?") == []  # an application, no agency (…청)
     assert named_organisations("해양경찰청에 수사요청 했어?") == ["해양경찰청"]
+    assert named_organisations("낙동강유역환경청 감사 결과 있어?") == ["낙동강유역환경청"]  # …경청 is an agency
     assert sorted(Catalog.build(["해양경찰청", "부산지방항공청"]).find("해경청이랑 부산항공청 건")) == ["부산지방항공청", "해양경찰청"]
     # short forms no suffix marks, a city's district by a one-syllable name, federations, romanised local governments
     assert named_organisations("금감원 관련 감사 지적사항 정리 좀") == ["금감원"] and named_organisations("공정위가 과징금 매긴 건") == ["공정위"]
@@ -142,6 +143,8 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("disciplinary action and improvement demands") == ["징계", "개선"]
     assert dispositions("주의나 통보 말고 '법령상 개선'을 요구한 건도 있었어?") == ["개선"]  # the others set aside
     assert dispositions("주의 말고 개선을 요구한 건") == ["개선"] and dispositions("개선할 점이 뭐야?") == []
+    for q in ("주민들이 수차례 개선을 요구했는데도 방치한 사례", "노조가 처우 개선을 요구하며 파업", "법령상 개선이 필요한 사항은?"):
+        assert dispositions(q) == [], q  # asked for by others, or no demand at all
     # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
     for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
               "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건",
@@ -181,9 +184,14 @@ def test_years_and_ordinals():
     assert fiscal_years("FY 2022–2023 accounts") == [2022, 2023] and fiscal_years("2023년 감사 결과") == []
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert years("Pull up what the 1995 audit said about storm warnings.", today) == (1995, 1995)  # before 2000 too
-    assert years("1992년 무렵 지방공항 수요 부풀린 거", today) == (1992, 1992) and years("1990년대 부산 감사", today) == (1990, 1990)
-    for q in ("1,995건 적발", "2000만원 넘게 받은 공무원", "1950만 원", "법률 제1995호"):
+    assert years("1992년 무렵 지방공항 수요 부풀린 거", today) == (1992, 1992) and years("in 1995", today) == (1995, 1995)
+    assert years("1990년대 부산 감사", today) == (1990, 1999) and years("the 1990s audits", today) == (1990, 1999)  # a decade
+    for q in ("1,995건 적발", "2000만원 넘게 받은 공무원", "1950만 원", "법률 제1995호", "1998가구가 피해", "차량 1980대",
+              "over 1990 households", "1950~2000만원 받은 사례", "2023 건"):
         assert years(q, today) == (None, None), q  # a count, an amount, a law's number
+    for q in ("2023 천안시 감사 결과", "2023 건설공사 관련 지적", "2023 원주시 감사", "2023 3분기 감사 결과"):
+        assert years(q, today) == (2023, 2023), q  # a word that opens as a unit does is no unit
+    assert years("2021,2022년 감사", today) == (2021, 2022)
     assert ordinals("1번 항목 자세히") == [1]
     assert ordinals("두 번째 사례 파일 줘") == [2]
     assert ordinals("tell me more about the third one") == [3]
@@ -1439,3 +1447,6 @@ def test_the_time_of_the_case_shown_and_what_its_report_writes_are_asked_of_it(r
     history = [Turn("음주운전 징계 전력 있는 직원을 근평 감점 없이 승진 라인에 태운 군청 얘기 있어?", "…", "deep")]
     d = router.route("정직 처분 받은 사람이 이의신청 했는지도 나와 있어?", history, retained)  # what the report shown writes
     assert d.follow_up and not d.pivot
+    # not a subject of its own asked that way, nor '그때' after a time the question names itself
+    assert not router.route("학교 급식 납품업체 비리 적발됐는지도 나와 있어?", history, retained).follow_up
+    assert not router.route("코로나19 재난지원금 지급할 때 그 당시 중복 지급된 사례 있어?", history, retained).follow_up

@@ -57,9 +57,17 @@ def short_region_forms(name: str) -> set[str]:
     return out
 
 
-_YEAR = re.compile(r"(?<![\d,.])((?:19[5-9]|20\d)\d)(?!\s*년?\s*\d{1,2}\s*월)(?!\s*(?:만|억|천|원|명|건|척|개|%|호|\d))\s*년?")
-"""A year (1950 on: '1995 audit', '1992년 무렵'), unless it opens a date ('2023년 11월 17일 …' dates an event, not the
-report) or is an amount or a count ('2000만원', '1,950건')."""
+_YEAR = re.compile(
+    r"(?<![\d.])(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)(?![만억천원명건척개호%\d]|\s+(?:[만억천]\s*원|(?:원|명|건|척|개|호)(?![가-힣])))\s*년?"
+    r"|(?<![\d.])(19[5-9]\d)(?=\s*년(?!\s*\d{1,2}\s*월)|s\b|\s+(?:audit|report|inspection|review)s?\b)"
+    r"|\b(?:in|the|since|from|during|around|before|after|circa)\s+(19[5-9]\d)\b(?!\s*(?:년|[가-힣]))",
+    re.I,
+)
+"""A year, unless it opens a date ('2023년 11월 17일 …' dates an event, not the report) or is an amount or a count
+('2000만원', '2023 건'); before 2000 only as a year is written ('1992년 무렵', '1990s', 'the 1995 audit', 'in 1995'), not
+'1998가구' or 'over 1990 households'."""
+_DECADE = re.compile(r"((?:19[5-9]|20[0-2])0)\s*(?:년대|s\b)")
+"""A decade ('1990년대', 'the 1990s'): its ten years."""
 _FISCAL = re.compile(
     r"(?:\bFY|\bfiscal(?:[\s-]*years?)?)[\s-]*20\d\d(?:\s*(?:[~〜～∼–—-]|and|to)\s*20\d\d)?"
     r"|20\d\d(?:\s*년?\s*[~〜～∼–—-]\s*20\d\d)?\s*(?:fiscal[\s-]*years?|년?\s*(?:회계|사업)\s*(?:연도|년도)|년?\s*도?\s*결산)",
@@ -71,7 +79,7 @@ _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
     r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b", re.I)
 """A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
-_YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)")
+_YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)(?!\s*(?:[만억천]|원))")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
 
@@ -187,7 +195,10 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
         return today.year - 1, today.year - 1
     if "올해" in text or "금년" in text or "this year" in text.lower():
         return today.year, today.year
-    found = [y for y in map(int, _YEAR.findall(_ENGLISH_DATE.sub(" ", text))) if y <= today.year]  # '2050년 수요': a forecast's year, no audit's
+    text = _ENGLISH_DATE.sub(" ", text)
+    found = [int(next(g for g in m.groups() if g)) for m in _YEAR.finditer(text)]
+    found += [int(m.group(1)) + 9 for m in _DECADE.finditer(text)]  # '1990년대': to 1999
+    found = [y for y in found if y <= today.year]  # '2050년 수요': a forecast's year, no audit's
     if found:
         return min(found), max(found)
     return None, None
@@ -200,11 +211,13 @@ NOT_DISPOSITION = re.compile("|".join((
     r"주의\s*의무",
     r"사전\s*통보",
     r"징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)",
+    r"(?:주민|민원인|민원|노조|노동조합|시민|이용자|상인|학부모|입주민|단체)(?:들|측)?(?:이|가|은|는|에서)?\s+(?:[가-힣]+\s+){0,3}?[가-힣]*\s*개선(?:을|\s)\s*요구",
 )))
 """Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a 통보 whose
 wrong the body had put right during the audit ('시정완료'), a weather
 advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거운 처분'), 주의의무, a 사전통보, a person's record of past
-discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이')."""
+discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이'), an improvement residents or a union asked for
+('주민들이 수차례 개선을 요구했는데도')."""
 
 
 _SET_ASIDE = r"(?:말고|말구|빼고|(?:이|가|은|는)?\s*(?:아닌(?!가|지|\s*거)|아니라)|제외|이외|외(?:에|의|엔|에는)?(?![가-힣]))"
