@@ -47,11 +47,10 @@ _MONEY = re.compile(r"[\d천만억]\s*원$")
 _HANGUL = re.compile(r"[가-힣]")
 _GLOSSED = re.compile(r"[가-힣]{4,}")
 _BRACKETED = re.compile(r"\(([^()]*)\)")
-_ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}(?![\w&])")
+_ACRONYM = re.compile(r"(?<![\w-])[A-Z]{3,6}(?![\w&])")
 _CAPITALS_RUN = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})+\b")
 COMMON_ACRONYMS = frozenset(
-    "OK HR IT ID AI CEO CFO PDF FY US USA UK EU UN TV PC SNS QA FAQ AM PM NGO KRW USD EUR VAT GDP ESG MOU OECD COVID "
-    "NOT ANY ALL AND OR THE NO YES ONLY NEW BAI".split()
+    "CEO CFO PDF USA SNS FAQ NGO KRW USD EUR VAT GDP ESG MOU OECD COVID NOT ANY ALL AND THE YES ONLY NEW BAI".split()
 )
 """Abbreviations of everyday English, not the name of a thing a report would write."""
 _PARTICLE_END = re.compile(r"(?<=[가-힣]{3})(?:을|를|은|는|의|에|으로|로|과|와|도)$")
@@ -228,7 +227,7 @@ class AgentTools:
     def _acronyms(self, question: str, text: str) -> list[str]:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes
         and that name nothing the glossary or the catalog knows in Korean: a thing of its own the reports would write if
-        they held it. Letters only (not 'FY2022', 'Q3', 'COVID-19'), not a common abbreviation ('HR', 'VAT'), a word
+        they held it. Three letters or more, letters only (not 'PR', 'FY2022', 'COVID-19'), not a common abbreviation ('VAT'), a word
         in capitals for emphasis ('NOT', 'ANY'; two in a row are emphasis too), nor one that glosses a name in brackets
         ('… Institute (KLID)'), which the name's own check covers (``text``: ``StoreScope.text``)."""
         glossed = {a for inside in _BRACKETED.findall(question) for a in _ACRONYM.findall(inside)}
