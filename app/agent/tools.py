@@ -49,11 +49,14 @@ _HANGUL = re.compile(r"[가-힣]")
 _GLOSSED = re.compile(r"[가-힣]{4,}")
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{3,6}(?![\w&])")
-_CAPITALS_RUN = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,})+\b")
-COMMON_ACRONYMS = frozenset(
-    "CEO CFO PDF USA SNS FAQ NGO KRW USD EUR VAT GDP ESG MOU OECD COVID NOT ANY ALL AND THE YES ONLY NEW BAI".split()
-)
-"""Abbreviations of everyday English, not the name of a thing a report would write."""
+_CAPITALS_RUN = re.compile(r"\b[A-Z]{2,}(?:\s+[A-Z]{2,}){2,}\b")
+COMMON_ACRONYMS = frozenset((
+    "CEO CFO PDF USA SNS FAQ NGO KRW USD EUR VAT GDP ESG MOU OECD COVID BAI "  # everyday abbreviations
+    "NOT ANY ALL AND THE YES ONLY NEW EVER NEVER DID DOES WAS WERE ARE HAS HAD HAVE CAN MUST WILL WHO WHAT WHEN WHERE WHY HOW "
+    "MANY MUCH MOST MORE LESS FEW SOME NONE EACH BOTH JUST REALLY VERY ALSO STILL EVEN THIS THAT THESE THOSE WITH FROM INTO "
+    "ABOUT BEFORE AFTER OVER UNDER SAME OTHER ACTUAL REAL WHOLE EVERY"  # words written in capitals for emphasis
+).split())
+"""Abbreviations of everyday English and words written in capitals for emphasis: no name of a thing a report would write."""
 _PARTICLE_END = re.compile(r"(?<=[가-힣]{3})(?:을|를|은|는|의|에|으로|로|과|와|도)$")
 _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 """A word and its gloss in parentheses ('한예종(한국예술종합학교)', '임시건물(가설건축물)')."""
@@ -229,7 +232,7 @@ class AgentTools:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes
         and that name nothing the glossary or the catalog knows in Korean: a thing of its own the reports would write if
         they held it. Three letters or more, letters only (not 'PR', 'FY2022', 'COVID-19'), not a common abbreviation ('VAT'), a word
-        in capitals for emphasis ('NOT', 'ANY'; two in a row are emphasis too), nor one that glosses a name in brackets
+        in capitals for emphasis ('NOT', 'EVER'; three in a row are emphasis too), nor one that glosses a name in brackets
         ('… Institute (KLID)'), which the name's own check covers (``text``: ``StoreScope.text``)."""
         glossed = {a for inside in _BRACKETED.findall(question) for a in _ACRONYM.findall(inside)}
         shouted = {w for m in _CAPITALS_RUN.finditer(question) for w in m.group(0).split()}
@@ -237,7 +240,7 @@ class AgentTools:
         out = []
         for m in _ACRONYM.finditer(question):
             a = m.group(0)
-            if a in COMMON_ACRONYMS or a in glossed or a in shouted or a in out or question[m.end():m.end() + 1] == "-":
+            if a in COMMON_ACRONYMS or a in glossed or a in shouted or a in out or re.match(r"-\d", question[m.end():]):
                 continue
             low = text.lower() if low is None else low
             if re.search(rf"(?<![a-z]){a.lower()}(?![a-z])", low):

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
-from app.text.korean import is_noun, join_broken_lines, morphemes_batch, only_nouns
+from app.text.korean import TOKENIZER_VERSION, is_noun, join_broken_lines, morphemes_batch, only_nouns
 
 PROFILE_CHARS = 400
 """Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
@@ -45,6 +45,8 @@ UNMATCHED_MAX_SHARE = 0.05
 of them (or none): three of the 12 reports' 69 findings; in a store of one report, none."""
 _HANGUL = re.compile(r"[가-힣]")
 _SPACE = re.compile(r"\s+")
+UNKNOWN_MEMO = 4096
+"""How many words ``_unknown_noun`` remembers before it starts again."""
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 
 
@@ -118,9 +120,17 @@ class FindingIndex:
                 ]
                 full: dict[str, set[str]] = {}
                 written: list[str] = []
-                for fid, lexical, text in s.execute(select(Chunk.finding_id, Chunk.lexical, Chunk.text).where(Chunk.finding_id.isnot(None))):
-                    full.setdefault(fid, set()).update((lexical or "").split())
+                stale: list[tuple[str, str]] = []  # terms read by another version of the tokenizer, read again here
+                for fid, lexical, words, heading, text in s.execute(
+                    select(Chunk.finding_id, Chunk.lexical, Chunk.lexical_words, Chunk.heading, Chunk.text).where(Chunk.finding_id.isnot(None))
+                ):
+                    if (words or "").startswith(f"v{TOKENIZER_VERSION}|"):
+                        full.setdefault(fid, set()).update((lexical or "").split())
+                    else:
+                        stale.append((fid, f"{heading}\n{text}" if heading else text or ""))
                     written.append(text or "")
+                for (fid, _), tokens in zip(stale, morphemes_batch([t for _, t in stale]) if stale else [], strict=True):
+                    full.setdefault(fid, set()).update(tokens)
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
@@ -179,6 +189,8 @@ class FindingIndex:
         (each syllable the first of a word in one run of Hangul, one to three syllables apart: '농취증' for
         농지취득자격증명): a thing of its own the reports do not have, not a compound of words they use ('공유수면')."""
         if word not in self._unknown:
+            if len(self._unknown) >= UNKNOWN_MEMO:
+                self._unknown.clear()
             flat = _SPACE.sub("", word)
             short = "".join(re.escape(c) + "[가-힣]{1,3}" for c in flat[:-1]) + re.escape(flat[-1])
             self._unknown[word] = only_nouns(word) and flat not in self._written and re.search(short, self._runs) is None

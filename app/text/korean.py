@@ -83,7 +83,7 @@ def _content_forms(tokens) -> list[str]:  # noqa: ANN001 - kiwipiepy Token list
 TOKENIZER_VERSION = "2"
 """Changes when the reading of a text changes (2: punctuation after English words, ``_LATIN_PUNCT``): terms stored
 with another version are read again (``app.retrieval.lexicon.words_in``)."""
-_LATIN_PUNCT = re.compile(r"(?<=[A-Za-z])(?=[.,;:!?)\]'\"](?:\s|$))")
+_LATIN_PUNCT = re.compile(r"(?<=[A-Za-z])(?=[.,;:!?)\]'\"’”…]+(?:\s|$))")
 """Punctuation after an English word: Kiwi reads 'audit.' as one foreign word and 'warnings.' as 'war' +
 'nings.', so a space goes before it."""
 

@@ -263,12 +263,13 @@ def test_a_short_name_of_an_organisation_the_reports_name_in_full_is_no_scope_ga
     # an English question's acronym no report writes, that names nothing known in Korean: a subject the reports lack
     assert tools.scope_gaps("Is there an audit where ridership for a new KTX line was forecast too high?", {}) == ["KTX"]
     assert tools.scope_gaps("Which statutes did the BAI rely on about LNG bunkering safety at ports?", {}) == ["LNG"]
+    assert tools.scope_gaps("KTX-related forecasts?", {}) == ["KTX"]
     for q in ("Is NEIS one of the examples cited there?",  # the glossary's 교육행정정보시스템, which the reports write
               "What did the data-centre audit say about PUE targets?",  # the reports write it
               "Any audit where a county HR officer rigged ratings?",  # an everyday abbreviation
               "Did the Korea Local Information Research & Development Institute (KLID) get any demands?",  # its name glossed
               "How were COVID-19 relief payments duplicated?", "What did the FY2022 settlement audit find?",  # no name of a thing
-              "Any findings NOT ABOUT ports in Q3?"):  # emphasis, a quarter
+              "Any findings NOT ABOUT ports in Q3?", "Did the audit EVER mention ports?"):  # emphasis, a quarter
         assert tools.scope_gaps(q, {}) == [], q
     # a body the reports mention but no finding is about: its audit asked for is a gap, a pattern beside it is searched
     assert tools.scope_gaps("그럼 국민건강보험공단 감사에서는 뭐 나왔어?", {}) == ["국민건강보험공단"]

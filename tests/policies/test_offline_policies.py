@@ -112,6 +112,7 @@ def test_short_agency_names_are_organisations_but_not_places_money_went():
     assert named_organisations("정직 처분 받은 사람이 이의신청 했는지도 나와 있어?") == []  # an application, no agency (…청)
     assert named_organisations("해양경찰청에 수사요청 했어?") == ["해양경찰청"]
     assert named_organisations("낙동강유역환경청 감사 결과 있어?") == ["낙동강유역환경청"]  # …경청 is an agency
+    assert named_organisations("주민감사청구 했어? 외부강사초청 비용은?") == []
     assert sorted(Catalog.build(["해양경찰청", "부산지방항공청"]).find("해경청이랑 부산항공청 건")) == ["부산지방항공청", "해양경찰청"]
     # short forms no suffix marks, a city's district by a one-syllable name, federations, romanised local governments
     assert named_organisations("금감원 관련 감사 지적사항 정리 좀") == ["금감원"] and named_organisations("공정위가 과징금 매긴 건") == ["공정위"]
@@ -145,6 +146,8 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("주의 말고 개선을 요구한 건") == ["개선"] and dispositions("개선할 점이 뭐야?") == []
     for q in ("주민들이 수차례 개선을 요구했는데도 방치한 사례", "노조가 처우 개선을 요구하며 파업", "법령상 개선이 필요한 사항은?"):
         assert dispositions(q) == [], q  # asked for by others, or no demand at all
+    for q in ("감사원이 민원 처리 개선을 요구했어?", "지방자치단체 사무 개선을 요구한 건", "주민 불편 개선을 요구한 사례 있어?"):
+        assert dispositions(q) == ["개선"], q  # what the improvement is of, not who asked for it
     # a weather advisory, a person's record of past discipline and a notice in advance name no disposition asked for
     for q in ("풍랑주의보 때 어선 나가는거 해경이 문자만 보내고 끝낸 건", "징계 이력 확인 없이 학교가 코치 계약한 문제",
               "코치 뽑을 때 징계 증명서 안 받는 교육청", "사전통보 없이 철거한 건",
@@ -189,6 +192,9 @@ def test_years_and_ordinals():
     for q in ("1,995건 적발", "2000만원 넘게 받은 공무원", "1950만 원", "법률 제1995호", "1998가구가 피해", "차량 1980대",
               "over 1990 households", "1950~2000만원 받은 사례", "2023 건"):
         assert years(q, today) == (None, None), q  # a count, an amount, a law's number
+    for q in ("2000가구 피해", "차량 2000대", "2000 명이 피해", "2000 households", "2000~3000만원 받은 사례"):
+        assert years(q, today) == (None, None), q
+    assert years("2020년대 감사", today) == (2020, 2026)  # to this year
     for q in ("2023 천안시 감사 결과", "2023 건설공사 관련 지적", "2023 원주시 감사", "2023 3분기 감사 결과"):
         assert years(q, today) == (2023, 2023), q  # a word that opens as a unit does is no unit
     assert years("2021,2022년 감사", today) == (2021, 2022)
@@ -1449,4 +1455,6 @@ def test_the_time_of_the_case_shown_and_what_its_report_writes_are_asked_of_it(r
     assert d.follow_up and not d.pivot
     # not a subject of its own asked that way, nor '그때' after a time the question names itself
     assert not router.route("학교 급식 납품업체 비리 적발됐는지도 나와 있어?", history, retained).follow_up
+    assert not router.route("학교 급식 납품업체 직원 징계 받았는지도 나와 있어?", history, retained).follow_up  # shares 직원, 징계
+    assert router.route("그때는 관련자 징계 요구까지 했어?", history, retained).follow_up
     assert not router.route("코로나19 재난지원금 지급할 때 그 당시 중복 지급된 사례 있어?", history, retained).follow_up

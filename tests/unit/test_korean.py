@@ -36,6 +36,7 @@ def test_english_words_keep_whole_before_punctuation():
     # Kiwi alone reads 'warnings.' as 'war' + 'nings.' and 'audit.' with its full stop
     assert morphemes("during storm warnings.") == ["during", "storm", "warnings"]
     assert morphemes("boats, ports?") == ["boats", "ports"] and "audit" in morphemes("What did the BAI's audit. say")
+    assert morphemes("(storm warnings.)") == ["storm", "warnings"] and morphemes("warnings...") == ["warnings"]
 
 
 def test_only_nouns_reads_a_word_kiwi_splits_into_nouns():

@@ -58,7 +58,9 @@ def short_region_forms(name: str) -> set[str]:
 
 
 _YEAR = re.compile(
-    r"(?<![\d.])(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)(?![만억천원명건척개호%\d]|\s+(?:[만억천]\s*원|(?:원|명|건|척|개|호)(?![가-힣])))\s*년?"
+    r"(?<![\d.])(20\d\d)(?!\s*년?\s*\d{1,2}\s*월)(?![\d%㎡]|(?!년)[가-힣]|\s*[~〜～∼–—-]\s*\d+\s*(?:[만억천]|원|명|건|개|곳|회|대|톤|가구|세대))"
+    r"(?!\s+(?:[만억천]\s*원|(?:원|명|건|척|개|호|곳|회|대|톤|가구|세대)(?:이|가|을|를|은|는|의|에|도|씩)?(?![가-힣])"
+    r"|(?:households|people|persons|cases|times|units|won|dollars)\b))\s*년?"
     r"|(?<![\d.])(19[5-9]\d)(?=\s*년(?!\s*\d{1,2}\s*월)|s\b|\s+(?:audit|report|inspection|review)s?\b)"
     r"|\b(?:in|the|since|from|during|around|before|after|circa)\s+(19[5-9]\d)\b(?!\s*(?:년|[가-힣]))",
     re.I,
@@ -197,7 +199,7 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
         return today.year, today.year
     text = _ENGLISH_DATE.sub(" ", text)
     found = [int(next(g for g in m.groups() if g)) for m in _YEAR.finditer(text)]
-    found += [int(m.group(1)) + 9 for m in _DECADE.finditer(text)]  # '1990년대': to 1999
+    found += [min(int(m.group(1)) + 9, today.year) for m in _DECADE.finditer(text)]  # '1990년대': to 1999
     found = [y for y in found if y <= today.year]  # '2050년 수요': a forecast's year, no audit's
     if found:
         return min(found), max(found)
@@ -211,7 +213,7 @@ NOT_DISPOSITION = re.compile("|".join((
     r"주의\s*의무",
     r"사전\s*통보",
     r"징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)",
-    r"(?:주민|민원인|민원|노조|노동조합|시민|이용자|상인|학부모|입주민|단체)(?:들|측)?(?:이|가|은|는|에서)?\s+(?:[가-힣]+\s+){0,3}?[가-힣]*\s*개선(?:을|\s)\s*요구",
+    r"(?<![가-힣])(?:주민|민원인|노조|노동조합|시민|시민단체|이용자|상인|학부모|입주민)(?:들|측)?(?:이|가|은|는|에서)\s+(?:[가-힣]+\s+){0,3}?[가-힣]*\s*개선(?:을|\s)\s*요구",
 )))
 """Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a 통보 whose
 wrong the body had put right during the audit ('시정완료'), a weather

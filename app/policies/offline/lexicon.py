@@ -11,7 +11,7 @@ DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {  # English forms as whole word
     "시정": ("시정", "correction", "corrective"),
     "주의": ("주의", "caution", "a warning", "formal warning", "warning disposition"),
     "통보": ("통보", "notification", "notice"),
-    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선'을 요구", "improvement request", "improvement demand", "demanded improvement"),
+    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선을요구", "개선'을 요구", "improvement request", "improvement demand", "demanded improvement"),
     "권고": ("권고", "recommendation"),
     "변상": ("변상", "indemnification", "indemnify", "compensation order"),
     "고발": ("고발", "criminal complaint", "prosecution"),

@@ -100,7 +100,7 @@ _DEICTIC = re.compile(
     r"(이|그|해당|위|앞의?)\s*(내용|건|사례|지적|감사|결과)|이걸로|이것으로|(?<![가-힣])거기|방금\s*(말한|거|건|그)|아까\s*(말한|그|거|건)|그거|그게"
     r"|based on (this|that)|\b(on|for|to|about|in) (this|that|it)\b"
     r"|(?<![가-힣])(?:걔네|걔들|쟤네|그쪽|그\s+쪽|그\s+동네)" + _PARTICLE  # '걔네 2023년 감사 땐', '그쪽은 뭐 하래'
-    + r"|^\s*(?:그\s*때|그\s*당시)(?![가-힣])"  # '그때 정부24 포함해서 몇 개 시스템이 멈췄던 거야?': the time of the case shown
+    + r"|^\s*(?:(?:그럼|근데|그러면)\s*)?(?:그\s*때|그\s*당시)(?:는|도|에|엔|에는)?(?![가-힣])"  # '그때 정부24 포함해서 몇 개 시스템이 멈췄던 거야?': the time of the case shown
     + r"|(?<![가-힣])(?:그|이|해당)\s*(?:군|시|구|도)(?:청|의회)?" + _PARTICLE  # '그 군 상대로'
     + r"|\b(?:fix|fixed|fixing|do|did|done|handle|handled|explain|change|changed|cause|caused)\s+(?:that|it)\b(?!\s+(?:the|a|an)\b)",  # 'Who has to fix that, …'
     re.I,
@@ -800,7 +800,7 @@ class OfflineRouter:
         if elsewhere:
             return False, True, None
         if _compound_coverage(content, context) < CONTEXT_SHARE and not (
-            (_reported(q) or (_WRITTEN_THERE.search(q) and content & context)) and not _OTHER.search(q)
+            (_reported(q) or (_WRITTEN_THERE.search(q) and content & context and len(content - context) <= WRITTEN_NEW_WORDS)) and not _OTHER.search(q)
         ) and not (
             _QUANTITY.search(q) and len(content) <= QUANTITY_WORDS and content & context and not goes_back(q)
             and not (_CASES_ASKED.search(q) or _MORE_CASES.search(q))
@@ -1024,9 +1024,11 @@ _ADDRESSEE_END = r"(?=$|[^가-힣]|님|앞|한테|에게|께|은|는|이|가|도
 _THIS_CASE_AT = re.compile(r"(?<![가-힣])(?:이|그|해당)\s*(?:건|사례)(?:에|에서|이랑|과|하고)(?![가-힣])")
 """'이 건에 왜 같이 엮여 있어', '이 사례에서 역할은': the case shown as the place asked about (not '… 고치라고 했다던데 그건
 어떤 내용이야?', where '그건' is what the question itself named)."""
-_WRITTEN_THERE = re.compile(r"[가-힣](?:는지|은지|인지|던지)(?:도|는|까지)?\s*(?:나와|나오|적혀|쓰여|써\s*있)[가-힣\s]{0,6}[?？]?\s*$")
+_WRITTEN_THERE = re.compile(r"[가-힣](?:는지|은지|인지|던지|건지|한지|된지)(?:도|는|까지)?\s*(?:안\s*)?(?:나와|나오|적혀|쓰여|써\s*있)[가-힣\s]{0,6}[?？]?\s*$")
 """Whether the report writes something ('정직 처분 받은 사람이 이의신청 했는지도 나와 있어?'): of the case shown when it asks in
-a word of it ('정직'); not '학교 급식 납품업체 비리 적발됐는지도 나와 있어?', a subject of its own."""
+its words ('정직') and at most ``WRITTEN_NEW_WORDS`` of its own; not '학교 급식 납품업체 직원 징계 받았는지도 나와 있어?', a
+subject of its own."""
+WRITTEN_NEW_WORDS = 3
 _THERE = re.compile(r"(?:거기|그쪽|그\s+쪽)")
 """'거기 …', '그쪽은 …' opening the question: what the last answer showed (not '담양은 … 표창 준 거였지? 거기도 …', where it
 points at what the question itself named)."""
