@@ -34,7 +34,13 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
-from app.text.korean import TOKENIZER_VERSION, is_noun, join_broken_lines, morphemes_batch, only_nouns
+from app.text.korean import (
+    TOKENIZER_VERSION,
+    is_noun,
+    join_broken_lines,
+    morphemes_batch,
+    only_nouns,
+)
 
 PROFILE_CHARS = 400
 """Characters of 문제점 and of 조치할 사항 in a profile (the title always comes first)."""
