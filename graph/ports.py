@@ -125,9 +125,5 @@ class GraphServices(Protocol):
     def finding_docs(self, finding_ids: list[str], sections: list[str] | None = None) -> list[Doc]:
         """The stored chunks of these findings (optionally only some sections), in finding order."""
 
-    def unmatched(self, question: str, finding_ids: list[str]) -> dict[str, list[str]]:
-        """For each of these findings, the question's distinctive words it never uses ('도핑' asked of a case of unfit
-        coaches): what the case a follow-up points at does not say."""
-
     def draft_report(self, docs: list[Doc], sop: list[dict[str, Any]], readiness: ReportReadiness) -> dict[str, Any]:
         """A structured report draft (sections with text and citations) from the evidence."""

@@ -20,7 +20,6 @@ from app.policies.offline.intent import (
     asks_for_several,
     enumerated,
     named_organisations,
-    pattern,
     proper_organisation,
     question_kind,
 )
@@ -319,11 +318,6 @@ class AgentTools:
             rank = {fid: i for i, fid in enumerate(finding_ids)}
             chunks = sorted(chunks, key=lambda c: (rank[c.finding_id], _section_rank(c.section), c.ordinal))
             return [_doc(c, findings[c.finding_id]) for c in chunks]
-
-    def unmatched(self, question: str, finding_ids: list[str]) -> dict[str, list[str]]:
-        nouns = self.pattern_nouns(pattern(question))
-        index = self.container.finding_ranker.index
-        return {f: list(words) for f in finding_ids if (words := index.unmatched(nouns, f))}
 
     def finding_rows(self, finding_ids: list[str]) -> dict[str, Any]:
         return self.container.sql.run(

@@ -24,8 +24,6 @@ def build(services: GraphServices):
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
-            lacking = services.unmatched(question, refs)  # '그 지도자들 중에 도핑으로 …': what the case pointed at never says
-            docs = [{**d, "unmatched": lacking[d["finding_id"]]} if d.get("finding_id") in lacking else d for d in docs]
             sql = services.finding_rows(refs)
             runtime.stream_writer({"event": "sql_result", **sql})
             return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)

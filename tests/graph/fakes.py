@@ -176,9 +176,6 @@ class FakeServices:
     def finding_rows(self, finding_ids):
         return self.run_sql("SELECT id, title FROM findings WHERE id IN (" + ", ".join(map(repr, finding_ids)) + ")")
 
-    def unmatched(self, question, finding_ids):
-        return {f: ["도핑"] for f in finding_ids if "도핑" in question}
-
     def finding_docs(self, finding_ids, sections=None):
         return [dict(doc(10 + i, fid), section=(sections or ["problems"])[0], score=1.0) for i, fid in enumerate(finding_ids)]
 

@@ -222,18 +222,6 @@ def test_report_trigger_is_streamed():
     assert started == ["route", "manage_report"]
 
 
-def test_a_follow_up_asking_what_the_case_pointed_at_never_says_is_partial():
-    pol = ScriptedPolicies(track="deep")
-    svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F2")])
-    _, g = run(svc, "가람시 계약 문제")
-    pol.follow_up, pol.ordinals = True, [1]
-    state, _ = run(svc, "그 건 관련자 중에 도핑으로 징계받은 사람도 있었어?", graph=g)  # a word the case never uses
-    assert state["references"] == ["F1"] and state["coverage"] == "partial"
-    assert state["answer"].splitlines()[1].startswith("※ 질문에 쓴 '도핑' 같은 말은 이 지적사항에 나오지 않습니다")
-    state, _ = run(svc, "그 건 관련자 징계는?", graph=g)  # a facet it holds
-    assert state["coverage"] == "full" and "※" not in state["answer"]
-
-
 def test_follow_up_resolves_ordinals_against_retained_findings():
     pol = ScriptedPolicies(track="deep")
     svc = FakeServices(pol, docs=[doc(1, "F1"), doc(2, "F1"), doc(3, "F2")])
