@@ -53,6 +53,8 @@ class StoreScope:
     could this short name stand for': within a word, not across two)."""
     titles: str
     """Every report's and finding's title, whitespace removed (the subjects they are titled by, '용산공원')."""
+    latin: frozenset[str]
+    """Every run of Latin letters the reports hold, lowercased ('pue', 'nirs': is this acronym written anywhere)."""
 
 
 class Container:
@@ -153,15 +155,16 @@ class Container:
         flat = {f: re.sub(r"\s+", "", "\n".join(ts)) for f, ts in by_finding.items()}
         texts = [t for _, t in chunks] + titles
         words = frozenset(w for t in texts for w in re.findall(r"[가-힣]+", t))
+        latin = frozenset(w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t))
         scope = StoreScope(frozenset(years), frozenset(kinds), re.sub(r"\s+", "", "\n".join(texts)), flat, words,
-                           re.sub(r"\s+", "", "\n".join(titles + finding_titles)))
+                           re.sub(r"\s+", "", "\n".join(titles + finding_titles)), latin)
         self.__dict__["_scope"] = (version, scope)
         return scope
 
     @cached_property
     def finding_ranker(self) -> FindingRanker:
         """Findings ranked as units (profiles, hubness, key-term coverage) over the chunk search."""
-        return FindingRanker(FindingIndex(self.sessions, self.embedder, self.corpus.current_version), self.embedder)
+        return FindingRanker(FindingIndex(self.sessions, self.embedder, self.corpus), self.embedder)
 
     @cached_property
     def sop_retriever(self) -> SopRetriever:

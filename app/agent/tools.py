@@ -30,7 +30,7 @@ from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from app.retrieval.sop import SopHit
 from app.retrieval.wrongdoing import asked_either, asked_wrongdoing
-from app.text.korean import nouns
+from app.text.korean import nouns, shortening
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
@@ -86,7 +86,7 @@ def abbreviated_in(name: str, words: Iterable[str]) -> bool:
         stem, place = head[-k:], head[:-k]
         if len(stem) < k or (place and (len(place) < 2 or not any(w.startswith(place) for w in words))):
             continue  # a place of one syllable is none ('한국석유공사' is not 한 + 국석유공사)
-        rule = re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in stem) + re.escape(suffix))
+        rule = shortening(stem, suffix)
         if any(rule.search(w) for w in words):
             return True
     return False
@@ -224,25 +224,23 @@ class AgentTools:
             gaps.append(name)
         if language(question) == "en":
             gaps += [w for w in self._glosses(question, scope.words) if w not in scope.text and not any(w in g or g in w for g in gaps)]
-            gaps += [a for a in self._acronyms(question, scope.text) if not any(a in g for g in gaps)]
+            gaps += [a for a in self._acronyms(question, scope.latin) if not any(a in g for g in gaps)]
         return gaps
 
-    def _acronyms(self, question: str, text: str) -> list[str]:
+    def _acronyms(self, question: str, written: frozenset[str]) -> list[str]:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes
         and that name nothing the glossary or the catalog knows in Korean: a thing of its own the reports would write if
         they held it. Three letters or more, letters only (not 'PR', 'FY2022', 'COVID-19'), not a common abbreviation ('VAT'), a word
         in capitals for emphasis ('NOT', 'EVER'; three in a row are emphasis too), nor one that glosses a name in brackets
-        ('… Institute (KLID)'), which the name's own check covers (``text``: ``StoreScope.text``)."""
+        ('… Institute (KLID)'), which the name's own check covers (``written``: ``StoreScope.latin``)."""
         glossed = {a for inside in _BRACKETED.findall(question) for a in _ACRONYM.findall(inside)}
         shouted = {w for m in _CAPITALS_RUN.finditer(question) for w in m.group(0).split()}
-        low = None
         out = []
         for m in _ACRONYM.finditer(question):
             a = m.group(0)
             if a in COMMON_ACRONYMS or a in glossed or a in shouted or a in out or re.match(r"-\d", question[m.end():]):
                 continue
-            low = text.lower() if low is None else low
-            if re.search(rf"(?<![a-z]){a.lower()}(?![a-z])", low):
+            if a.lower() in written:
                 continue  # the reports write it ('PUE', '…(NIRS)')
             if self.container.glossary.terms_in(a) or korean_names(a) or self.container.catalog().find_english(a):
                 continue

@@ -102,6 +102,7 @@ class SqlCorpus:
         self._version: tuple | None = None
         self._index = BM25Index.build([])
         self._docs: dict[str, IndexedChunk] = {}
+        self._finding_terms: dict[str, frozenset[str]] = {}
         self.retokenized = 0
         """How many chunks the last build had to re-tokenize (0 when ingest-time terms fit)."""
 
@@ -117,6 +118,11 @@ class SqlCorpus:
         self.refresh()
         j = self._index.vocab.get(term)
         return None if j is None else float(self._index.idf[j])
+
+    def finding_terms(self) -> dict[str, frozenset[str]]:
+        """Each finding's chunk terms (content morphemes, lowercased) as the current index read them."""
+        self.refresh()
+        return self._finding_terms
 
     def version(self) -> tuple | None:
         """The store version the index was built from (call ``refresh`` to update)."""
@@ -171,10 +177,15 @@ class SqlCorpus:
                 for i, t in zip(stale, fresh, strict=True):
                     lex[i] = t
             stale_rows = [{"cid": chunks[i].id, "lex": lex[i], "words": words[i]} for i in stale]
+            by_finding: dict[str, set[str]] = {}
+            for c, t in zip(chunks, lex, strict=True):
+                if c.finding_id:
+                    by_finding.setdefault(c.finding_id, set()).update((t or "").split())
         self.retokenized = len(stale)
         if stale_rows:
             self._write_back(stale_rows)
         self._docs = {d.id: d for d in docs}
+        self._finding_terms = {f: frozenset(ts) for f, ts in by_finding.items()}
         self._index = BM25Index.build((d.id, terms((t or "").split()), d.meta) for d, t in zip(docs, lex, strict=True))
         log.info("lexical index: %d chunks, %d re-tokenized", len(docs), len(stale))
 

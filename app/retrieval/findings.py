@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from sqlalchemy import select
@@ -35,11 +36,11 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from app.db.models import Chunk, Finding, org_names
 from app.embeddings.interface import Embedder
 from app.text.korean import (
-    TOKENIZER_VERSION,
     is_noun,
     join_broken_lines,
     morphemes_batch,
     only_nouns,
+    shortening,
 )
 
 PROFILE_CHARS = 400
@@ -91,9 +92,17 @@ def profile_text(f: Finding) -> str:
     return "\n".join(p for p in parts if p)
 
 
+class ChunkTerms(Protocol):
+    """The lexical index the profiles take each finding's chunk terms from (``SqlCorpus``)."""
+
+    def current_version(self) -> object: ...
+
+    def finding_terms(self) -> dict[str, frozenset[str]]: ...
+
+
 class FindingIndex:
-    def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, version: Callable[[], object]) -> None:
-        self._sessions, self._embedder, self._version = sessions, embedder, version
+    def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, chunks: ChunkTerms) -> None:
+        self._sessions, self._embedder, self._chunks = sessions, embedder, chunks
         self._lock = threading.Lock()
         self._built_for: object = None
         self.profiles: list[FindingProfile] = []
@@ -109,7 +118,7 @@ class FindingIndex:
         self._by_id: dict[str, FindingProfile] = {}
 
     def _ensure(self) -> None:
-        version = self._version()
+        version = self._chunks.current_version()
         if version == self._built_for:
             return
         with self._lock:
@@ -124,19 +133,8 @@ class FindingIndex:
                      f.audit_type or f.report.audit_type)
                     for f in rows
                 ]
-                full: dict[str, set[str]] = {}
-                written: list[str] = []
-                stale: list[tuple[str, str]] = []  # terms read by another version of the tokenizer, read again here
-                for fid, lexical, words, heading, text in s.execute(
-                    select(Chunk.finding_id, Chunk.lexical, Chunk.lexical_words, Chunk.heading, Chunk.text).where(Chunk.finding_id.isnot(None))
-                ):
-                    if (words or "").startswith(f"v{TOKENIZER_VERSION}|"):
-                        full.setdefault(fid, set()).update((lexical or "").split())
-                    else:
-                        stale.append((fid, f"{heading}\n{text}" if heading else text or ""))
-                    written.append(text or "")
-                for (fid, _), tokens in zip(stale, morphemes_batch([t for _, t in stale]) if stale else [], strict=True):
-                    full.setdefault(fid, set()).update(tokens)
+                written = [t or "" for (t,) in s.execute(select(Chunk.text).where(Chunk.finding_id.isnot(None)))]
+            full = self._chunks.finding_terms()
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
             self.profiles = [
@@ -198,8 +196,7 @@ class FindingIndex:
             if len(self._unknown) >= UNKNOWN_MEMO:
                 self._unknown.clear()
             flat = _SPACE.sub("", word)
-            short = "".join(re.escape(c) + "[가-힣]{1,3}" for c in flat[:-1]) + re.escape(flat[-1])
-            self._unknown[word] = only_nouns(word) and flat not in self._written and re.search(short, self._runs) is None
+            self._unknown[word] = only_nouns(word) and flat not in self._written and shortening(flat[:-1], flat[-1]).search(self._runs) is None
         return self._unknown[word]
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:

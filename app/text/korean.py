@@ -123,6 +123,13 @@ def only_nouns(word: str) -> bool:
     return bool(tokens) and all(t.tag in ("NNG", "NNP") for t in tokens)
 
 
+def shortening(initials: str, tail: str = "") -> re.Pattern[str]:
+    """What a Korean short name stands for: each of ``initials`` the first syllable of a word the
+    short form leaves the rest of out (one to three syllables), then ``tail`` whole: '농기' + '센터'
+    finds 농업기술센터, '농취' + '증' finds 농지취득자격증명."""
+    return re.compile("".join(re.escape(c) + "[가-힣]{1,3}" for c in initials) + re.escape(tail))
+
+
 def morphemes_batch(texts: list[str]) -> list[list[str]]:
     """Content morphemes for many texts, using Kiwi's multi-threaded batch tokenizer."""
     kiwi = get_kiwi()

@@ -43,6 +43,11 @@ def test_chunks_are_retokenized_when_their_dictionary_words_change(services):
     services.corpus.refresh(force=True)
     assert services.corpus.retokenized > 0
     assert services.corpus.search(["stale"], 5) == []
+    # the finding profiles take their terms from the index, not from the rows as stored
+    profiles = services.finding_ranker.index.all_profiles()
+    assert profiles and not any("stale" in p.full_terms for p in profiles)
+    chunk_terms = services.corpus.finding_terms()
+    assert all(chunk_terms[p.id] and chunk_terms[p.id] <= p.full_terms for p in profiles)
     with services.sessions() as s:
         assert "stale" not in {c.lexical for c in s.scalars(select(Chunk))}
     services.corpus.refresh(force=True)
