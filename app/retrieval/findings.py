@@ -179,7 +179,6 @@ class FindingIndex:
         """The question's distinctive nouns this finding never uses (``UNMATCHED_MAX_SHARE``):
         Korean nouns a few findings use, or none ('음주' asked of the 기상특보 출항 finding); not
         inside a longer word it uses ('적격자' in its '부적격자', '방비' in '지방비')."""
-        self._ensure()
         p = self.profile(finding_id)
         if p is None:
             return ()
@@ -223,5 +222,8 @@ class FindingIndex:
         return self.profiles
 
     def profile(self, finding_id: str) -> FindingProfile | None:
-        self._ensure()
+        """The finding as the last build read it: ``score`` and ``all_profiles`` rebuild when the store changed, and
+        what a turn looks up after them is of that build (no store check per look-up: a turn makes thousands)."""
+        if self._built_for is None:
+            self._ensure()
         return self._by_id.get(finding_id)

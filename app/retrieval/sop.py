@@ -131,14 +131,15 @@ class SopRetriever:
     def applicable(self, question: str, titles: Sequence[str], dispositions: Sequence[str], k: int = 3) -> list[SopHit]:
         """The clauses that apply to the findings an answer is given (``titles``, best first, and
         their ``dispositions`` in order): the violation type the question and the first title
-        match clearly, then the definition of each disposition; at most ``k``. A definition
+        match clearly (by their words; by the title's meaning: its query vector is the finding index's, so a
+        turn encodes nothing here), then the definition of each disposition; at most ``k``. A definition
         carries score 0: it was chosen by name, not searched."""
         if k <= 0:
             return []
         snap = self._current()
         out: list[SopHit] = []
-        if titles:
-            hits = self._search(snap, f"{question} {titles[0]}", 5)
+        if titles:  # the dense run by the title alone, whose vector the finding index already made: no encoding per turn
+            hits = self._search(snap, f"{question} {titles[0]}", 5, dense_text=titles[0])
             best = next((h for h in hits if is_violation_type(h)), None)
             if best is not None and best.score >= VIOLATION_MIN:
                 out.append(best)
@@ -174,13 +175,14 @@ class SopRetriever:
         """The ``k`` best clauses for ``query``, best first (empty when nothing matches)."""
         return self._search(self._current(), query, k)
 
-    def _search(self, snap: _Snapshot, query: str, k: int) -> list[SopHit]:
+    def _search(self, snap: _Snapshot, query: str, k: int, dense_text: str = "") -> list[SopHit]:
+        """Lexical and dense runs fused; the dense one by ``dense_text`` when given (else ``query``)."""
         if not query.strip() or not snap.clauses:
             return []
         tokens = terms(morphemes(query))
         runs: dict[str, list[Hit]] = {"lexical": snap.index.search(tokens, len(snap.clauses))}
         if snap.vectors is not None and self.embedder is not None:
-            q = self.embedder.embed_queries([query])[0]
+            q = self.embedder.embed_queries([dense_text or query])[0]
             sims = snap.vectors @ q
             order = np.argsort(-sims)[: min(len(sims), 20)]
             runs["dense"] = [Hit(snap.clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]
