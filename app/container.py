@@ -111,7 +111,8 @@ class Container:
     def policies(self) -> FallbackPolicies:
         """Offline policies, with the configured LLM in front of them (AURA_LLM_PROVIDER)."""
         offline = OfflinePolicies(
-            self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings, self.sop_retriever.vocabulary
+            self.embedder, self.catalog, self.glossary, self.corpus.idf, self.best_findings, self.sop_retriever.vocabulary,
+            self.corpus.chunk_terms,
         )
         return FallbackPolicies.from_settings(self.settings, offline)
 

@@ -103,6 +103,7 @@ class SqlCorpus:
         self._index = BM25Index.build([])
         self._docs: dict[str, IndexedChunk] = {}
         self._finding_terms: dict[str, frozenset[str]] = {}
+        self._chunk_lexical: dict[str, str] = {}
         self.retokenized = 0
         """How many chunks the last build had to re-tokenize (0 when ingest-time terms fit)."""
 
@@ -118,6 +119,12 @@ class SqlCorpus:
         self.refresh()
         j = self._index.vocab.get(term)
         return None if j is None else float(self._index.idf[j])
+
+    def chunk_terms(self, chunk_id: str) -> frozenset[str] | None:
+        """A chunk's morphemes (its heading and text, as ``app.text.korean.morphemes`` reads them) as the last build
+        read them; None for a chunk it does not hold (a clause of the manual, one ingested since)."""
+        lexical = self._chunk_lexical.get(chunk_id)
+        return None if lexical is None else frozenset(lexical.split())
 
     def finding_terms(self) -> dict[str, frozenset[str]]:
         """Each finding's chunk terms (content morphemes, lowercased) as the current index read them."""
@@ -186,6 +193,7 @@ class SqlCorpus:
             self._write_back(stale_rows)
         self._docs = {d.id: d for d in docs}
         self._finding_terms = {f: frozenset(ts) for f, ts in by_finding.items()}
+        self._chunk_lexical = {d.id: t or "" for d, t in zip(docs, lex, strict=True)}
         self._index = BM25Index.build((d.id, terms((t or "").split()), d.meta) for d, t in zip(docs, lex, strict=True))
         log.info("lexical index: %d chunks, %d re-tokenized", len(docs), len(stale))
 

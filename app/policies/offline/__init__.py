@@ -43,12 +43,15 @@ class OfflinePolicies:
         self, embedder: Embedder, catalog: Callable[[], Catalog], glossary: Glossary, idf: Callable[[str], float | None] | None = None,
         best_findings: Callable[[str], list[tuple[str, str, float]]] | None = None,
         manual_vocabulary: Callable[[], frozenset[str]] | None = None,
+        passage_terms: Callable[[str], frozenset[str] | None] | None = None,
     ) -> None:
         """``catalog`` is called per decision so newly ingested institutions are seen; ``idf``
         gives a term's IDF in the ingested corpus (None when absent); ``best_findings`` ranks
         findings for a question (the router tells a follow-up from a pivot with it);
-        ``manual_vocabulary`` the terms the audit manual's clauses use."""
+        ``manual_vocabulary`` the terms the audit manual's clauses use; ``passage_terms`` a stored
+        passage's morphemes by its chunk id (the verifier reads them instead of tokenising the passage again)."""
         self._catalog = catalog
+        self._passage_terms = passage_terms
         self._idf = idf or (lambda _term: None)
         self._manual_vocabulary = manual_vocabulary or frozenset
         self.glossary = glossary
@@ -121,7 +124,7 @@ class OfflinePolicies:
                     named |= key_terms(" ".join(korean_names(name)))
             named |= key_terms(" ".join(self._catalog().find(question)))
         terms = self.glossary.checkable_terms(text, self._idf) | named
-        return _offline(verifier.verify(question, answer, docs, terms))
+        return _offline(verifier.verify(question, answer, docs, terms, self._passage_terms))
 
     def check_report(self, question: str, history: list[Turn], docs: list[Doc]) -> Decided[ReportReadiness]:
         return _offline(report.check(question, docs, self._catalog().find(question)))

@@ -13,12 +13,14 @@ that match an unrelated finding do not score high.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from app.policies.offline.intent import enumerated, question_kind
 from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
     REBUTTAL_TERMS,
+    STOP_MORPHEMES,
     coverage,
     key_terms,
 )
@@ -51,9 +53,11 @@ def support(sentence_text: str, quote: str, cited: list[Doc]) -> float:
     return max((coverage(terms, key_terms(p) | key_terms(beside)) for p, beside in passages), default=0.0)
 
 
-def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None) -> Verification:
+def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str] | None = None,
+           passage_terms: Callable[[str], frozenset[str] | None] | None = None) -> Verification:
     """``terms``: the question's key terms as the search weighed them (an English question's
-    mapped to Korean, the institutions it names added); by default its plain key terms."""
+    mapped to Korean, the institutions it names added); by default its plain key terms.
+    ``passage_terms``: a stored passage's morphemes by chunk id (else each passage is read again)."""
     if not docs:
         return Verification(reasoning="no evidence to check against", grounded=True, useful=False, unsupported=[], confidence=0.0)
     scores, unsupported = [], []
@@ -65,7 +69,7 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
             unsupported.append(s.text)
     q_terms = (key_terms(question) if terms is None else terms) - FACET_TERMS - REBUTTAL_TERMS - FUNCTION_WORDS  # the facet asked for is checked below
     cited_docs = [docs[n - 1] for s in answer.sentences for n in s.citations if 0 < n <= len(docs)]
-    utility = coverage(q_terms, covered(q_terms, question, answer, docs)) if q_terms else (1.0 if cited_docs else 0.0)
+    utility = coverage(q_terms, covered(q_terms, question, answer, docs, passage_terms)) if q_terms else (1.0 if cited_docs else 0.0)
     missing = None if from_manual(cited_docs) else missing_facet(question, answer, cited_docs)  # the manual answers what it is asked, not a finding's facet
     grounded = not unsupported
     mean_support = sum(scores) / len(scores) if scores else 0.0
@@ -80,7 +84,8 @@ def verify(question: str, answer: AnalystAnswer, docs: list[Doc], terms: set[str
     )
 
 
-def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc]) -> set[str]:
+def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[Doc],
+            passage_terms: Callable[[str], frozenset[str] | None] | None = None) -> set[str]:
     """The key terms the answer covers the question (``q_terms``) with: those of the one cited
     finding that covers most of them (its passages, title and institutions: '곡성군의회 지적사항'
     is answered by its findings; its report's title when the question names a report; and the
@@ -94,8 +99,11 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
         for n in {n for n in s.citations if 0 < n <= len(docs)} - read:
             d = docs[n - 1]
             report = (d.get("report_title") or "") if _NAMES_REPORT.search(question) else ""  # '그 강원도 감사에서 …': its title answers that
-            text = f"{d.get('finding_title') or ''}\n{report}\n{d.get('heading') or ''}\n{d.get('text') or ''}\n{' '.join(d.get('institutions') or [])}"
-            groups.setdefault(_case(d), set()).update(key_terms(text))
+            beside = key_terms(f"{d.get('finding_title') or ''}\n{report}\n{' '.join(d.get('institutions') or [])}")
+            stored = passage_terms(d["chunk_id"]) if passage_terms and d.get("chunk_id") else None
+            body = ({m for m in stored if m not in STOP_MORPHEMES and (len(m) > 1 or m.isdigit())} if stored is not None
+                    else key_terms(f"{d.get('heading') or ''}\n{d.get('text') or ''}"))  # as the index read it, or read again
+            groups.setdefault(_case(d), set()).update(beside | body)
             read.add(n)
         if len({_case(d) for d in cited}) == 1:  # a lead that cites several findings names the first one's title: not theirs
             groups[_case(cited[0])] |= key_terms(s.text)
