@@ -23,6 +23,7 @@ from typing import Any
 
 from app.policies.offline import quotes
 from app.policies.offline.english_names import korean_names
+from app.policies.offline.fields import PROVINCE_ALIASES
 from app.policies.offline.intent import (
     asks_for_mentions,
     asks_for_one,
@@ -156,13 +157,13 @@ _TITLE = re.compile(r"\s*(?:" + quotes.TITLES + r")$")
 
 def addressed_in(who: str | None, question: str) -> bool:
     """Whether the question names the addressee's institution, as written or by a short form
-    ('보건복지부장관' by '보건복지부' or '복지부', '병무청장' by '병무청', '한국토지주택공사 사장' by 'LH')."""
+    ('보건복지부장관' by '보건복지부' or '복지부', '병무청장' by '병무청', '한국토지주택공사 사장' by 'LH', '전라남도지사' by '전남도청')."""
     if not who or not question:
         return False
     q = squash(question).lower()
     for part in re.split(r"\s*(?:과|와|및)\s+", who):
         org = squash(_TITLE.sub("", part)) + ("청" if part.endswith("청장") else "")
-        forms = {org, *(short for full, shorts in AGENCY_ALIASES.items() if squash(full) == org for short in shorts)}
+        forms = {org, *(short for full, shorts in [*AGENCY_ALIASES.items(), *PROVINCE_ALIASES.items()] if squash(full) == org for short in shorts)}
         title = _TITLE.search(part)
         whole = squash(part)
         if title:  # its title with the last syllables of its name: '연구소장' for 선박해양플랜트연구소장
