@@ -162,6 +162,10 @@ def test_english_disposition_words_are_whole_words_in_disposition_sense():
     assert dispositions("주의나 징계 받은 건") == ["주의", "징계"] and dispositions("주의 외에 다른 처분 받은 기관") == []
     assert dispositions("공금 횡령이면 징계 아닌가요?") == ["징계"]  # asked, not set aside
     assert dispositions("풍랑주의보 때 출항 못 막은 해경 직원들 징계 요구한 사례") == ["징계"]
+    # 개선 named as a disposition: as a kind of 처분, quoted as its label, or 법령상 개선; not an improvement of something
+    for q in ("처분 종류에 '개선'이 붙은 건 딱 뭐였어?", "개선 처분 받은 건 뭐야", "법령상 개선 요구한 사례", "처분이 (개선)인 건"):
+        assert dispositions(q) == ["개선"], q
+    assert dispositions("시설 개선 사업 예산") == [] and dispositions("개선 방안이 뭐였어?") == []
 
 
 def test_years_and_ordinals():
@@ -175,6 +179,9 @@ def test_years_and_ordinals():
     assert years("흑산 쪽은 재산정하면 2050년 수요가 얼마나 줄어?", today) == (None, None)  # a forecast's year, no audit's
     assert years("before the November 2023 login outage", today) == (None, None)  # an event's date
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
+    assert years("the local tax system that went live in early 2024", today) == (None, None)  # when it happened
+    assert years("in mid-2023 the ministry cut it", today) == (None, None)
+    assert years("the late 2019 audit of ports", today) == (2019, 2019)  # an audit of that time is a period asked for
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
     for q in ("강원도 2023회계연도 결산에서 e호조에 안 잡힌 자산은?", "2023년도 결산 자산 누락", "the fiscal year 2023 accounts", "FY2023 statements",
               "FY 2023 accounts", "fiscal 2023", "2023 fiscal year accounts", "2023년 회계연도 결산", "2022~2023회계연도 결산",
@@ -841,6 +848,15 @@ def test_a_year_the_case_shown_tells_is_not_another_period(router):
         assert router.route(q, history, retained).year_from == 2014, q
 
 
+def test_a_fiscal_year_the_case_shown_never_writes_is_not_that_case(router):
+    retained = [doc(1, "F1", inst="강원특별자치도", text="2023회계연도 결산 재무제표에서 공유재산 1,000억 원이 누락되었다.")]
+    history = [Turn("강원도 결산 재무제표에서 자산 빠진 건", "…", "deep")]
+    d = router.route("그 기관이 2020회계연도 결산 때 받은 감사 결과도 보여줘", history, retained)
+    assert d.follow_up and d.ordinals == []  # the accounts of another year: searched (and declined when no report has it)
+    d = router.route("그 기관 2023회계연도 결산에서 누락된 금액은?", history, retained)
+    assert d.follow_up and d.ordinals == [1]  # the year the case is about
+
+
 def test_a_place_in_a_list_gives_way_to_the_case_its_words_name_by_title(router):
     shown = [{**doc(n, f"F{n}", text=text), "finding_title": title} for n, text, title in (
         (1, "비점오염 저감시설을 부적정한 곳에 설치하였다.", "비점오염 저감시설 설치지역 선정 불합리"),
@@ -1077,6 +1093,12 @@ def test_english_pointers_and_searches_of_a_subject_of_their_own():
     assert anaphoric("Was that city also behind?") and anaphoric("So that city never paid the grant back?")
     for q in ("Is it true that port authorities skipped safety inspections?", "Did the BAI demand that county governments return the money?",
               "Are there cases of subsidies that city officials paid to their relatives?", "a system that office staff never used"):
+        assert not anaphoric(q), q
+    # a thing shown pointed at with a word between, as the same one, or as a part of what was shown
+    for q in ("At that fishing port, was there also an issue with a lease?", "Same county, wasn't there also a lot sold off cheaply?",
+              "In that same Yongsan park contract mess, which law was cited?", "And the energy-efficiency target piece, who had to set it?"):
+        assert anaphoric(q), q
+    for q in ("Did two offices in the same city both pay?", "the best part of the report", "Is it true that city halls paid?"):
         assert not anaphoric(q), q
 
 

@@ -79,8 +79,10 @@ _FISCAL = re.compile(
 2023', '2023 fiscal year'): the accounts audited, not the audit's year."""
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b", re.I)
-"""A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
+    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b"
+    r"|\b(?:early|mid|late)[\s-]+(?:19|20)\d\d\b(?!\s+(?:audits?|reports?|inspections?|reviews?)\b)", re.I)
+"""A date in English ('November 2023', 'Nov 17, 2023', 'went live in early 2024'): an event's, not a period asked for
+(not 'the late 2019 audit')."""
 _YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)(?!\s*(?:[만억천]|원))")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
@@ -177,6 +179,10 @@ class Catalog:
         local = without_other_bodies(text)  # 'Busan Port Authority' names no 부산광역시
         found += [n for stem, names in sorted(self.stems.items()) if mentions_stem(local, stem) for n in sorted(names)]
         return list(dict.fromkeys(found))
+
+
+FISCAL_FORMS = ("회계연도", "회계년도", "년도결산", "년결산", "사업연도")
+"""How a text writes a fiscal year after it, whitespace removed ('2023회계연도', '2023년도 결산')."""
 
 
 def fiscal_years(text: str) -> list[int]:
@@ -286,13 +292,14 @@ ANAPHORA = (
     "그 기관", "해당 기관", "같은 기관", "이 기관", "그기관", "그 감사", "이 감사", "해당 감사", "그 보고서", "이 보고서",
     "그 건", "이 건", "그중", "그 중", "이 중", "그 사례", "그 지적",
     "that institution", "the same institution", "that agency", "that finding", "this finding", "that audit",
-    "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one",
+    "this audit", "that report", "that case", "this case", "those findings", "the first one", "the second one", "that same",
 )
 _ANAPHOR = re.compile("|".join(rf"(?<![가-힣a-z]){re.escape(a)}" for a in ANAPHORA))
 
 
 _POINTED = re.compile(
-    r"\b(?:that|this)\s+(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
+    r"\bthe\s+(?:[\w-]+\s+){1,3}(?:piece|part|side|bit|angle|portion)\b(?!\s+of\b)"
+    r"|\b(?:that|this|(?<![a-z] )(?:the\s+)?same)\s+(?:(?!(?:was|is|has|had|were|are|did|does)\b)[a-z-]+\s+)?(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
     r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
     r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
     r"(?!\s+(?:staff|personnel|people|(?!(?:was|has|is|does|as|us|thus|plus|less|unless|across|always|perhaps|besides)\b)[a-z]+s)\b)"
@@ -304,7 +311,8 @@ _POINTED = re.compile(
     r"(?:they\s+(?:were|are|have\s+been|had\s+been|got)|(?:were|are)\s+they)\s+(?:asked|told|ordered|required|instructed|directed|urged)\s+to\b",
     re.I,
 )
-"""A body or thing the last answer showed, pointed at in English ('claw back … from that city', 'those
+"""A body or thing the last answer showed, pointed at in English ('claw back … from that city', 'Same county, …', 'At that
+fishing port', 'And the energy-efficiency target piece', 'those
 procedures', 'Spell out the changes they were asked to make', 'What were they told to do?', opening the question;
 not '… the corrections they were ordered to make' of something the question names itself); not 'an app that hardly anyone used', nor a clause after a verb of saying (``_SAYING``)."""
 _SAYING = frozenset(

@@ -11,7 +11,8 @@ DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {  # English forms as whole word
     "시정": ("시정", "correction", "corrective"),
     "주의": ("주의", "caution", "a warning", "formal warning", "warning disposition"),
     "통보": ("통보", "notification", "notice"),
-    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선을요구", "개선'을 요구", "improvement request", "improvement demand", "demanded improvement"),
+    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선을요구", "개선'을 요구", "개선 처분", "개선처분", "'개선'", "‘개선’", "\"개선\"", "(개선)",
+           "improvement request", "improvement demand", "demanded improvement"),
     "권고": ("권고", "recommendation"),
     "변상": ("변상", "indemnification", "indemnify", "compensation order"),
     "고발": ("고발", "criminal complaint", "prosecution"),
@@ -67,7 +68,7 @@ AGENCY_ALIASES: dict[str, tuple[str, ...]] = {
 question's kind and the 조치할 사항 addressees read them."""
 FACET_TERMS = frozenset(
     "조치 요구 근거 법령 법 조항 규정 판단 기준 처분 수준 수위 적절 금액 얼마 규모 요약 정리 의견 문제 문제점 이유 감사원 결과 "
-    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 전체 받 결론 얘기 이야기 나머지 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처 "
+    "내용 요지 핵심 법적 위반 관련자 누구 누가 어디 몇 군데 나오 전체 받 결론 얘기 이야기 나머지 전부 모두 항목 주문 종류 손보 모으 언급 선례 조문 인용 배경 목록 리스트 사안 부탁 숫자 공통점 원문 페이지 출처 "
     "action actions required require requirement disposition dispositions sanction penalty amount budget summary summarize "
     "reason law laws legal basis article articles result outcome who ministries ministry agency agencies asked ask act "
     "briefly brief short detail details mentioned mention involved role".split()
@@ -78,10 +79,12 @@ words that only frame the request ('무슨 얘기야', '나머지', '언급된')
 SCOPE_FRAME = re.compile(
     r"(?:을|를)\s*상대로|(?:조치|처분|요구)\s*(?:의\s*)?(?:주체|대상|기관|상대)(?:으로|로|가|이)?\s*(?:(?:지정|지목|명시)[가-힣]*|정(?:한|해|했|된|하))"
     r"|(?:광역|기초)\s*(?:단위인|단위로서|자치단체인|지자체인)|이번\s*감사"
+    r"|(?:시\s*·?\s*군|시\s*·?\s*도|광역|기초)\s*(?:감사|단위)(?:로|에서|는|로는)?(?:\s*(?:말고|빼고|보면))?"
+    r"|보고서\s*(?:상관\s*없이|가리지\s*않고|불문하고|구분\s*없이)"
     r"|(?<![가-힣])(?:도지사|구청장)(?=한테|에게|께|은|는|이|가|을|를|\s|$)|(?<![가-힣])군수(?=한테|에게|께|는|가)"
 )
 """How a question frames the institution it asks about ('법무부를 상대로 나온 감사 결과', '부산지방항공청장을 조치 주체로
-지정한 건', '광역 단위인 전라남도', '도지사한테 떨어진 요구'): its scope, which the field selector reads, not a problem
+지정한 건', '광역 단위인 전라남도', '시군 감사 말고 광역 단위로 보면', '보고서 상관없이', '도지사한테 떨어진 요구'): its scope, which the field selector reads, not a problem
 pattern the answer must cover."""
 REBUTTAL_TERMS = frozenset("반박 주장 해명 입장 논리 항변 소명".split())
 """The agency's answer, asked of a case shown ('해수부는 감사 때 어떤 논리로 반박했어?': its 관계기관 의견): a facet

@@ -67,7 +67,7 @@ _CASE = re.compile(
     r"문제(?:점)?(?:가|는|이)?\s*(?:뭐|무엇)|예로|이번|보고서들|초안|(?:만들어|작성해|써)\s*(?:줘|주|봐|줄)|\bdraft|"
     r"분석해|방금|그거|그것|거기|그중|둘\s*다|앞(?:의|에서)\s|(?<![가-힣])[그저]\s|몇\s*건|건수|가장\s*많은|기관별|유형별|"
     r"이런\s*(?:위반|경우|건)|(?:한|된|준|낸|쓴|받은|만든|않은)\s*(?:거|것)(?![가-힣])|(?:준|낸|한|된|쓴|받은|않은|없는|넘은|어긴|위반한)\s*경우|이\s*정도|그\s*정도|(?:이|그|저)\s*(?:건|사건|기관)|(?<![가-힣])(?:이|그)\s*감사|"
-    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\bgot\b|this (?:case|finding)|(?:reports?|findings?|audits?) say about|\bfound\b|\bfind (?:me|all|any|cases)|\bflagged\b",
+    r"\bcases?\b|precedent|findings?\b|\bwas\b|\bwere\b|\bdid\b|\b(?:was|were|did|had)n[’']?t\b|\bgot\b|this (?:case|finding)|(?:reports?|findings?|audits?) say about|\bfound\b|\bfind (?:me|all|any|cases)|\bflagged\b",
     re.I,
 )
 """A question about cases: it asks for them or for their problems, refers to one ('방금 말한', '그 처분'),

@@ -37,10 +37,12 @@ from app.embeddings.interface import Embedder
 from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import (
     EN_BODY_REPORT,
+    FISCAL_FORMS,
     REPORT_ANAPHORA,
     Catalog,
     anaphoric,
     dispositions,
+    fiscal_years,
     years,
 )
 from app.policies.offline.intent import (
@@ -410,8 +412,9 @@ _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분", *"형
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부'), and what became of it in
 the criminal courts ('형사 쪽은 어떤 혐의로 넘겼는데', '형사 재판에서 몇 년 형을 받았는지도 나와 있어?': the six later
 turns of the dev conversations that use such words all follow up)."""
-_OF_THE_CASE = frozenset("담당자 관계자 책임자 구청 군청 시청 도청".split())
-"""Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case),
+_OF_THE_CASE = frozenset("담당자 관계자 책임자 윗선 상급자 윗사람 결재권자 감독자 구청 군청 시청 도청".split())
+"""Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case,
+'관리 제대로 안 한 윗선은?' after an embezzlement),
 when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
 _AMOUNT = re.compile(r"얼마|how much", re.I)
 _QUANTITY = re.compile(r"얼마|몇\s*(?:척|명|개|곳|군데|건|퍼센트|프로|차|배|억|만|%)|어느\s*정도|(?<![소대중])규모|액수|\bhow (?:much|many)\b", re.I)
@@ -576,7 +579,7 @@ class OfflineRouter:
         content = self._content(without_return(q), keep_money=goes_back(q))  # not '처음', '물어보' of '처음 물어본 SW 대가 건'
         back_to = self._goes_back_to(q, retained)
         returning = bool(history) and goes_back(q) and bool(content) and not back_to  # to a case the last answer does not show
-        period = _other_period(y0, y1, retained)
+        period = _other_period(y0, y1, retained) or _other_fiscal_year(q, retained)
         own_time = _own_time(q, y0, y1, retained, content) if period else []
         other_period = period and not _CASE_REF.search(q) and not own_time  # not '그 건 2026년까지 고치라고 한 거야?'
         written = bool(ords)  # numbers the message wrote; those set below resolve a reference to the last answer's cases
@@ -1091,6 +1094,13 @@ def _held(words: set[str], seen: str) -> int:
 def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
     """The question names a period none of the retained findings is from."""
     return y0 is not None and not any(y0 <= (d.get("year") or 0) <= (y1 or y0) for d in docs)
+
+
+def _other_fiscal_year(q: str, docs: list[Doc]) -> bool:
+    """The question names a fiscal year the retained passages never write ('그 기관이 2020회계연도 결산 때 받은 감사 결과도
+    보여줘'): the accounts of another year, which the case shown is not about."""
+    seen = _seen(docs)
+    return any(not any(f"{y}{w}" in seen for w in FISCAL_FORMS) for y in fiscal_years(q))
 
 
 _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|inspect|report|anything", re.I)
