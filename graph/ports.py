@@ -100,6 +100,10 @@ class GraphServices(Protocol):
         """What the question names that the store does not cover ('2019년', '한국도로공사'); empty
         when the reports could hold an answer."""
 
+    def untold(self, question: str) -> list[str]:
+        """What the question asks whether the reports also told of, in words no report uses ('그 해변에서 해파리 …
+        것도 지적됐어?' -> ['해파리']); empty when they could hold it."""
+
     def mentioned(self, question: str, filters: dict[str, Any]) -> dict[str, list[str]]:
         """Organisations the question names that the reports mention but no finding is about
         ('장흥군'): the ids of the findings that mention each; empty when the filters name one."""

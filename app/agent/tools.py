@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.english_names import korean_names, romanised_local
-from app.policies.offline.fields import dispositions, fiscal_years
+from app.policies.offline.fields import FISCAL_FORMS, dispositions, fiscal_years
 from app.policies.offline.intent import (
     asks_for_mentions,
     asks_for_several,
@@ -30,7 +30,7 @@ from app.retrieval.filters import SearchFilters
 from app.retrieval.finding_rank import MAX_FINDINGS, RankedFinding, evidence_for
 from app.retrieval.sop import SopHit
 from app.retrieval.wrongdoing import asked_either, asked_wrongdoing
-from app.text.korean import nouns, shortening
+from app.text.korean import nouns, only_nouns, shortening
 from graph.ports import Policies
 from graph.schemas import ReportReadiness
 from graph.state import Doc
@@ -62,6 +62,7 @@ _GLOSS = re.compile(r"\S+?\s*\([^)]*\)")
 _NAME_PREFIXES = frozenset("한국 국립 국가".split())
 """What an institution's short form leaves off its name ('지역정보개발원' for 한국지역정보개발원)."""
 _CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
+_CASE_WORD = re.compile(r"케이스")
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
 _APPEARS = frozenset("연루 등장".split())
@@ -70,6 +71,8 @@ _WHEN = frozenset("예전 과거 옛날 나중 당시 그때 요즘 지난번 �
 """When the asker places it ('예전 감사에선', '나중에 알고서도'): the request's frame, not the pattern."""
 _ABBREVIATED = ("연구원", "진흥원", "위원회", "사업단", "센터", "공단", "공사", "재단", "협회", "조합", "은행", "본부", "청")
 """Suffixes a short name keeps whole when it shortens the words before them ('농기센터')."""
+_ALSO_TOLD = re.compile(r"(?:것|거|건|문제|부분|얘기|이야기|내용|사실|지적)?도\s*(?:(?:같이|함께|따로|또)\s*)?(?:지적(?:됐|되었|했|받)|문제\s*삼|다뤘|다루|나와|나오|나왔|언급|있었|있어|있나)")
+"""'… 것도 지적됐어?', '… 얘기도 나와?', '… 기준도 같이 문제 삼았어?': whether the reports also told of something (``untold``)."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 
@@ -163,18 +166,20 @@ class AgentTools:
         (``FindingIndex.unmatched``): those Kiwi reads as nouns in context (not '매기고', '고치라고'),
         without request words ('선례', '조문'), words glossed in parentheses (both: '한예종(한국예술종합
         학교)'), or organisations, named, as the catalog knows them or generic offices ('문체부',
-        '전남도청', '곡성', '군청'): the scope is the field selector's. An English query: its key terms as the glossary maps them."""
+        '전남도청', '곡성', '군청') and dispositions asked for ('주의나 통보 받은'): the scope is the field selector's. An English query: its key terms as the glossary maps them."""
         if not _HANGUL.search(query):
             return self.query_terms(query) - FACET_TERMS
         text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
         text = _CASE_OF.sub(" ", text)  # '기상특보 출항 건의 처분' (Kiwi: 건의, a proposal)
+        text = _CASE_WORD.sub(" ", text)  # '… 넘겨버린 케이스 모아줘': the request (as written; Kiwi reads '케이슨들' as 케이스 too)
         text = SCOPE_FRAME.sub(" ", text)  # '법무부를 상대로 나온 감사 결과': the scope, not a pattern
         catalog = self.container.catalog()
         text = catalog.canonical(text)  # '과기부랑' -> '과학기술정보통신부랑', removed below
         for name in [*named_organisations(text), *catalog.find(text)]:
             text = text.replace(name, " ")
         aliases = catalog.aliases
-        return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES - _APPEARS - _WHEN  # '분석해줘', '관련', '사항': the request
+        asked = set(dispositions(query))  # '주의나 통보 받은 항목': the field selector's scope too
+        return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES - _APPEARS - _WHEN - asked  # '분석해줘', '관련', '사항': the request
                 if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
     def query_terms(self, query: str) -> set[str]:
@@ -193,7 +198,7 @@ class AgentTools:
             gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
         # a fiscal year no report writes ('강원도 2018회계연도 결산 때도 …'): the accounts of another year, not audited here
         gaps += [f"{y}회계연도" for y in fiscal_years(question)
-                 if not any(f"{y}{w}" in scope.text for w in ("회계연도", "회계년도", "년도결산", "년결산", "사업연도"))]
+                 if not any(f"{y}{w}" in scope.text for w in FISCAL_FORMS)]
         gaps += [t for t in filters.get("audit_types") or [] if t not in scope.audit_types]  # '재무감사에서 …
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)
@@ -226,6 +231,20 @@ class AgentTools:
             gaps += [w for w in self._glosses(question, scope.words) if w not in scope.text and not any(w in g or g in w for g in gaps)]
             gaps += [a for a in self._acronyms(question, scope.latin) if not any(a in g for g in gaps)]
         return gaps
+
+    def untold(self, question: str) -> list[str]:
+        """What a question asks whether the reports also told of, in nouns no report uses ('그 해변에서 해파리 쏘임 사고
+        대비해 안전요원 안 둔 것도 지적됐어?', '그 점검에서 해녀 물질 조업 안전관리 얘기도 나와?'): a subject they do not hold,
+        asked of the case shown. Not a name the catalog or the glossary knows ('문체부', '부업'), a short form of one the
+        reports write, nor the request's words ('얘기', '그때'). Dev follow-ups that load a case: 5 unanswerable, no answerable."""
+        asked = _ALSO_TOLD.search(question)
+        if not asked or not _HANGUL.search(question):
+            return []
+        catalog, scope, glossary = self.container.catalog(), self.container.scope(), self.container.glossary
+        subject = question[: asked.start()]
+        return sorted(n for n in nouns(subject) - STOP_MORPHEMES - FACET_TERMS - _WHEN
+                      if _HANGUL.search(n) and squash(n) not in scope.text and only_nouns(n) and not catalog.find(n)
+                      and squash(n) not in catalog.aliases and not glossary.terms_in(n) and not abbreviated_in(squash(n), scope.words))
 
     def _acronyms(self, question: str, written: frozenset[str]) -> list[str]:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes

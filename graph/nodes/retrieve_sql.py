@@ -1,5 +1,6 @@
 """retrieve_sql: answer from the findings table (validated, read-only SQL), or load the
-findings a follow-up points at so the deep path can analyse them."""
+findings a follow-up points at so the deep path can analyse them (and what it asks of them that
+no report covers: ``scope_gaps``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,13 @@ def build(services: GraphServices):
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
             sql = services.finding_rows(refs)
             runtime.stream_writer({"event": "sql_result", **sql})
-            return {"documents": docs, "sql": sql}, StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}", fields)
+            # what the case is asked about that no report covers ('그 행사에 외교부 예산도 …', '그 기관 2020회계연도 결산 때 …',
+            # '그 해변에서 해파리 … 것도 지적됐어?'):
+            # the case shown does not answer it, and the turn declines (``grade_documents``)
+            gaps = services.scope_gaps(question, {"finding_ids": refs}) + services.untold(question)
+            outside = f"; not in the reports: {', '.join(gaps)}" if gaps else ""
+            return ({"documents": docs, "sql": None if gaps else sql, "scope_gaps": gaps},
+                    StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}{outside}", fields))
         plan = services.policies.plan_sql(state.get("query") or question, fields.value)
         try:
             sql = services.run_sql(plan.value.sql)

@@ -139,6 +139,8 @@ class FakeServices:
     reject_sql: bool = False
     gaps: list[str] = field(default_factory=list)
     """What scope_gaps reports (the store lacks these years or organisations)."""
+    untold_words: list[str] = field(default_factory=list)
+    """What untold reports (words no report uses that the question asks whether they also tell of)."""
     mentions: dict[str, list[str]] = field(default_factory=dict)
     """What mentioned reports (names the reports mention in passing, and the findings that do)."""
     sql_result: dict[str, Any] | None = None
@@ -154,6 +156,9 @@ class FakeServices:
 
     def scope_gaps(self, question, filters):
         return list(self.gaps)
+
+    def untold(self, question):
+        return list(self.untold_words)
 
     def mentioned(self, question, filters):
         return {k: list(v) for k, v in self.mentions.items()}

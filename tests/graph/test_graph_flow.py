@@ -146,6 +146,20 @@ def test_a_scope_gap_declines_without_grading_or_rewriting():
     assert [c["chunk_id"] for c in state["citations"]] == ["c1", "c2"]
 
 
+def test_a_follow_up_asking_the_case_shown_about_what_no_report_covers_declines():
+    pol = ScriptedPolicies(track="deep")
+    svc = FakeServices(pol)
+    _, g = run(svc, "가람시 계약 문제")
+    pol.follow_up, pol.ordinals = True, [1]
+    svc.gaps = ["외교부"]  # '그 건에 외교부 예산도 섞였다는 얘기는 있어?': an organisation no report mentions
+    state, _ = run(svc, "그 건에 외교부 예산도 섞였다는 얘기는 있어?", graph=g)
+    assert state["references"] == ["F1"] and state["scope_gaps"] == ["외교부"]
+    assert state["coverage"] == "none" and state["answer"].startswith("없음: 외교부") and "grade" not in pol.calls[-4:]
+    svc.gaps = []
+    state, _ = run(svc, "1번 건의 근거 조항은?", graph=g)
+    assert state["references"] == ["F1"] and state["coverage"] != "none"  # what it does cover: answered from the case
+
+
 def test_a_first_finding_that_never_uses_a_distinctive_word_of_the_question_makes_the_answer_partial():
     near_miss = [{**doc(1, "F1"), "unmatched": ["음주", "선장"]}, doc(2, "F2")]
     state, _ = run(FakeServices(ScriptedPolicies(track="deep"), docs=near_miss), "선장이 음주하고 출항한 사례")
