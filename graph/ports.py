@@ -115,10 +115,10 @@ class GraphServices(Protocol):
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         """SOP clauses: {id, title, text, score}."""
 
-    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
+    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int, query: str = "") -> list[dict[str, Any]]:
         """The SOP clauses that apply to the findings an answer is given (``titles`` best first,
         their ``dispositions`` in order): their violation type when clear, the dispositions'
-        definitions."""
+        definitions. ``query``: the turn's search query (its meaning, as the search read it)."""
 
     def run_sql(self, sql: str) -> dict[str, Any]:
         """Validate and run one read-only SELECT: {query, columns, rows, row_count}. Raises SqlRejected."""

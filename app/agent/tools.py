@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from app.container import Container
 from app.db.models import Chunk, Finding
 from app.policies.offline.english_names import korean_names, romanised_local
-from app.policies.offline.fields import FISCAL_FORMS, dispositions, fiscal_years
+from app.policies.offline.fields import dispositions, fiscal_years, writes_fiscal_year
 from app.policies.offline.intent import (
     asks_for_mentions,
     asks_for_several,
@@ -23,7 +23,13 @@ from app.policies.offline.intent import (
     proper_organisation,
     question_kind,
 )
-from app.policies.offline.lexicon import FACET_TERMS, SCOPE_FRAME, STOP_MORPHEMES, squash
+from app.policies.offline.lexicon import (
+    CASE_PEOPLE,
+    FACET_TERMS,
+    SCOPE_FRAME,
+    STOP_MORPHEMES,
+    squash,
+)
 from app.reports.draft import draft_report
 from app.retrieval.evidence import Evidence
 from app.retrieval.filters import SearchFilters
@@ -63,6 +69,8 @@ _NAME_PREFIXES = frozenset("한국 국립 국가".split())
 """What an institution's short form leaves off its name ('지역정보개발원' for 한국지역정보개발원)."""
 _CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
 _CASE_WORD = re.compile(r"케이스")
+_NOT_GIVEN = r"\s*(?:을|를|은|는|도)?\s*(?:안\s*(?:하|했|한|주|준|내|받)|없이|무시|누락|생략|하지\s*않|않고|빼먹|건너뛰)"
+"""After a disposition: not given, ignored or skipped ('징계 안 하고', '통보 없이', '권고 무시한'): the problem, not a scope."""
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
 _APPEARS = frozenset("연루 등장".split())
@@ -71,8 +79,12 @@ _WHEN = frozenset("예전 과거 옛날 나중 당시 그때 요즘 지난번 �
 """When the asker places it ('예전 감사에선', '나중에 알고서도'): the request's frame, not the pattern."""
 _ABBREVIATED = ("연구원", "진흥원", "위원회", "사업단", "센터", "공단", "공사", "재단", "협회", "조합", "은행", "본부", "청")
 """Suffixes a short name keeps whole when it shortens the words before them ('농기센터')."""
-_ALSO_TOLD = re.compile(r"(?:것|거|건|문제|부분|얘기|이야기|내용|사실|지적)?도\s*(?:(?:같이|함께|따로|또)\s*)?(?:지적(?:됐|되었|했|받)|문제\s*삼|다뤘|다루|나와|나오|나왔|언급|있었|있어|있나)")
-"""'… 것도 지적됐어?', '… 얘기도 나와?', '… 기준도 같이 문제 삼았어?': whether the reports also told of something (``untold``)."""
+_ALSO_TOLD = re.compile(r"(?:것|거|건|문제|부분|얘기|이야기|내용|대목|사실|기준|사항|지적|사람|직원|경우|사례|곳|데|[는은던]지)도\s*(?:(?:같이|함께|따로|또)\s*)?"
+                        r"(?:지적\s*(?:됐|되었|했|받)|문제\s*(?:로\s*)?삼|다뤘|다뤄|다루|포함\s*됐|나와|나오|나왔|언급|있었|있어|있나)")
+"""'… 것도 지적됐어?', '… 얘기도 나와?', '… 기준도 같이 문제 삼았어?': whether the reports also told of something (``untold``);
+not a noun ending in 도 ('재난지원 제도 있었어?', '처분 정도 나와?')."""
+_CASE_AT = re.compile(r"(?:그|이|해당|같은)\s*[가-힣]{1,8}(?:에서|에|때|중에)(?:는|도|선)?\s|,\s*")
+"""Where the case shown is named before what is asked of it ('그 해변에서 …', '그 건에서 …', '아까 그 입찰 건, …')."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 
@@ -178,7 +190,8 @@ class AgentTools:
         for name in [*named_organisations(text), *catalog.find(text)]:
             text = text.replace(name, " ")
         aliases = catalog.aliases
-        asked = set(dispositions(query))  # '주의나 통보 받은 항목': the field selector's scope too
+        asked = {d for d in dispositions(query) if not re.search(re.escape(d) + _NOT_GIVEN, query)}  # '주의나 통보 받은 항목': the
+        # field selector's scope too; not '징계 안 하고 넘어간 사례', '통보 없이 해지한 사례' (the pattern)
         return {n for n in nouns(text) - STOP_MORPHEMES - FACET_TERMS - _OFFICES - _APPEARS - _WHEN - asked  # '분석해줘', '관련', '사항': the request
                 if squash(n) not in aliases and not any(a == squash(n) + a[-1] and a[-1] in "시군구" for a in aliases)}  # '곡성' for 곡성군
 
@@ -198,7 +211,7 @@ class AgentTools:
             gaps.append(f"{y0}년" if y0 == y1 or not y1 else f"{y0 or ''}~{y1 or ''}년")
         # a fiscal year no report writes ('강원도 2018회계연도 결산 때도 …'): the accounts of another year, not audited here
         gaps += [f"{y}회계연도" for y in fiscal_years(question)
-                 if not any(f"{y}{w}" in scope.text for w in FISCAL_FORMS)]
+                 if not writes_fiscal_year(y, scope.text)]
         gaps += [t for t in filters.get("audit_types") or [] if t not in scope.audit_types]  # '재무감사에서 …
         known = {squash(n) for n in filters.get("institutions") or []}
         names = named_organisations(question)
@@ -242,9 +255,12 @@ class AgentTools:
             return []
         catalog, scope, glossary = self.container.catalog(), self.container.scope(), self.container.glossary
         subject = question[: asked.start()]
-        return sorted(n for n in nouns(subject) - STOP_MORPHEMES - FACET_TERMS - _WHEN
+        subject = subject[max((m.end() for m in _CASE_AT.finditer(subject)), default=0):]  # what is asked of it, not how it is named
+        named = {squash(n) for n in named_organisations(question)}  # (a scope gap already: named once)
+        return sorted(n for n in nouns(subject) - STOP_MORPHEMES - FACET_TERMS - _WHEN - CASE_PEOPLE - _OFFICES - _APPEARS
                       if _HANGUL.search(n) and squash(n) not in scope.text and only_nouns(n) and not catalog.find(n)
-                      and squash(n) not in catalog.aliases and not glossary.terms_in(n) and not abbreviated_in(squash(n), scope.words))
+                      and squash(n) not in catalog.aliases and not glossary.terms_in(n) and not abbreviated_in(squash(n), scope.words)
+                      and not any(squash(n) in m for m in named))
 
     def _acronyms(self, question: str, written: frozenset[str]) -> list[str]:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes
@@ -313,8 +329,9 @@ class AgentTools:
     def search_sop(self, query: str, k: int) -> list[dict[str, Any]]:
         return [_clause(h) for h in self.container.sop_retriever.search(query, k)]
 
-    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int) -> list[dict[str, Any]]:
-        return [_clause(h) for h in self.container.sop_retriever.applicable(question, titles, dispositions, k)]
+    def sop_for_findings(self, question: str, titles: list[str], dispositions: list[str], k: int, query: str = "") -> list[dict[str, Any]]:
+        searched = self.container.glossary.in_korean(query) if query else ""  # as the search encoded it
+        return [_clause(h) for h in self.container.sop_retriever.applicable(question, titles, dispositions, k, searched)]
 
     # -- SQL -------------------------------------------------------------------------------------
     def run_sql(self, sql: str) -> dict[str, Any]:

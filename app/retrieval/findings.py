@@ -137,28 +137,30 @@ class FindingIndex:
             full = self._chunks.finding_terms()
             token_lists = morphemes_batch([f"{m[2]}\n{t}" for m, t in zip(metas, texts, strict=True)]) if rows else []
             title_tokens = morphemes_batch([m[2] for m in metas]) if rows else []
-            self.profiles = [
-                FindingProfile(*m, t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], ()) | set(tok)))
+            profiles = [
+                FindingProfile(*m, t, frozenset(tt), frozenset(tok), frozenset(full.get(m[0], frozenset()) | set(tok)))
                 for m, t, tt, tok in zip(metas, texts, title_tokens, token_lists, strict=True)
             ]
             df: dict[str, int] = {}
-            for p in self.profiles:
+            for p in profiles:
                 for term in p.full_terms:
                     df[term] = df.get(term, 0) + 1
-            self._df = df
-            written += [f"{p.title}\n{p.text}" for p in self.profiles]
+            written += [f"{p.title}\n{p.text}" for p in profiles]
+            vectors, title_vectors, hub = self._vectors[:0], self._title_vectors[:0], self._hub[:0]
+            if rows:
+                vectors = self._embedder.embed_passages(texts)
+                title_vectors = self._embedder.embed_passages([p.title for p in profiles])
+                title_queries = self._embedder.embed_queries([p.title for p in profiles])
+                sims = vectors @ title_queries.T
+                np.fill_diagonal(sims, -1.0)
+                k = min(HUB_NEIGHBOURS, max(1, len(rows) - 1))
+                hub = np.sort(sims, axis=1)[:, -k:].mean(axis=1)
+            # all at once, after the slow part: a reader between two builds sees one or the other, not a mix
+            self.profiles, self._by_id, self._df = profiles, {p.id: p for p in profiles}, df
+            self._vectors, self._title_vectors, self._hub = vectors, title_vectors, hub
             self._written = "\n".join(_SPACE.sub("", t) for t in written)
             self._runs = "\n".join({run for t in written for run in _HANGUL_RUN.findall(t)})
             self._unknown = {}
-            self._by_id = {p.id: p for p in self.profiles}
-            if rows:
-                self._vectors = self._embedder.embed_passages(texts)
-                self._title_vectors = self._embedder.embed_passages([p.title for p in self.profiles])
-                title_queries = self._embedder.embed_queries([p.title for p in self.profiles])
-                sims = self._vectors @ title_queries.T
-                np.fill_diagonal(sims, -1.0)
-                k = min(HUB_NEIGHBOURS, max(1, len(rows) - 1))
-                self._hub = np.sort(sims, axis=1)[:, -k:].mean(axis=1)
             self._built_for = version
 
     def idf(self, term: str) -> float:

@@ -128,18 +128,24 @@ class SopRetriever:
         적용', '변상' -> '변상판정과 변상명령의 정의', '문책' -> the clause titled with it), or None."""
         return _defining(self._current(), disposition)
 
-    def applicable(self, question: str, titles: Sequence[str], dispositions: Sequence[str], k: int = 3) -> list[SopHit]:
+    def applicable(self, question: str, titles: Sequence[str], dispositions: Sequence[str], k: int = 3, query: str = "") -> list[SopHit]:
         """The clauses that apply to the findings an answer is given (``titles``, best first, and
         their ``dispositions`` in order): the violation type the question and the first title
-        match clearly (by their words; by the title's meaning: its query vector is the finding index's, so a
-        turn encodes nothing here), then the definition of each disposition; at most ``k``. A definition
+        match clearly, then the definition of each disposition; at most ``k``. ``query``: the turn's search
+        query, whose vector the search made: the dense half is its vector plus the title's (which the finding
+        index made), so the turn encodes nothing here (150 dev questions: the same violation type as encoding
+        question and title together for 139; the title alone, 124). A definition
         carries score 0: it was chosen by name, not searched."""
         if k <= 0:
             return []
         snap = self._current()
         out: list[SopHit] = []
-        if titles:  # the dense run by the title alone, whose vector the finding index already made: no encoding per turn
-            hits = self._search(snap, f"{question} {titles[0]}", 5, dense_text=titles[0])
+        if titles:
+            dense = None
+            if query and self.embedder is not None:  # the turn's search query and the title, both encoded already: none here
+                v = self.embedder.embed_queries([query])[0] + self.embedder.embed_queries([titles[0]])[0]
+                dense = v / (np.linalg.norm(v) or 1.0)
+            hits = self._search(snap, f"{question} {titles[0]}", 5, dense)
             best = next((h for h in hits if is_violation_type(h)), None)
             if best is not None and best.score >= VIOLATION_MIN:
                 out.append(best)
@@ -175,14 +181,14 @@ class SopRetriever:
         """The ``k`` best clauses for ``query``, best first (empty when nothing matches)."""
         return self._search(self._current(), query, k)
 
-    def _search(self, snap: _Snapshot, query: str, k: int, dense_text: str = "") -> list[SopHit]:
-        """Lexical and dense runs fused; the dense one by ``dense_text`` when given (else ``query``)."""
+    def _search(self, snap: _Snapshot, query: str, k: int, dense: np.ndarray | None = None) -> list[SopHit]:
+        """Lexical and dense runs fused; the dense one by the ``dense`` vector when given (else ``query``'s)."""
         if not query.strip() or not snap.clauses:
             return []
         tokens = terms(morphemes(query))
         runs: dict[str, list[Hit]] = {"lexical": snap.index.search(tokens, len(snap.clauses))}
         if snap.vectors is not None and self.embedder is not None:
-            q = self.embedder.embed_queries([dense_text or query])[0]
+            q = self.embedder.embed_queries([query])[0] if dense is None else dense
             sims = snap.vectors @ q
             order = np.argsort(-sims)[: min(len(sims), 20)]
             runs["dense"] = [Hit(snap.clauses[i].clause_id, float(sims[i]), r + 1) for r, i in enumerate(order)]

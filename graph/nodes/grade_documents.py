@@ -1,7 +1,8 @@
 """grade_documents (CRAG): keep the passages whose finding answers the question, all graded at
 once. What is rejected is set aside (best passage per finding) so a declining answer can name
-the nearest findings as references. A question about years or organisations the store does not
-cover (``scope_gaps``) has nothing relevant and is not rewritten: no query can fix it."""
+the nearest findings as references. A question about what the store does not cover (``scope_gaps``:
+years, fiscal years, organisations, a subject a follow-up asks the case shown about in words no report
+uses) has nothing relevant and is not rewritten: no query can fix it."""
 
 from __future__ import annotations
 

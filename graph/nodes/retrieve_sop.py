@@ -24,7 +24,8 @@ def build(services: GraphServices):
             return {"sop": []}, StepInfo("no clauses: nothing relevant was found")
         titles, dispositions = findings_of(docs)
         if titles:  # the criteria of the findings the answer presents, not whatever the question's words match
-            clauses = services.sop_for_findings(standalone(state), titles, dispositions, runtime.context.sop_k)
+            clauses = services.sop_for_findings(standalone(state), titles, dispositions, runtime.context.sop_k,
+                                                state.get("query") or standalone(state))
         else:  # report-level passages only
             clauses = services.search_sop(standalone(state), runtime.context.sop_k)
         return {"sop": clauses}, StepInfo(", ".join(c["id"] for c in clauses) or "no clauses")

@@ -25,14 +25,14 @@ def build(services: GraphServices):
         refs = state.get("references") or []
         if refs:
             docs = services.finding_docs(refs, fields.value.sections or None) or services.finding_docs(refs)
-            sql = services.finding_rows(refs)
-            runtime.stream_writer({"event": "sql_result", **sql})
             # what the case is asked about that no report covers ('그 행사에 외교부 예산도 …', '그 기관 2020회계연도 결산 때 …',
-            # '그 해변에서 해파리 … 것도 지적됐어?'):
-            # the case shown does not answer it, and the turn declines (``grade_documents``)
-            gaps = services.scope_gaps(question, {"finding_ids": refs}) + services.untold(question)
+            # '그 해변에서 해파리 … 것도 지적됐어?'): the case shown does not answer it, and the turn declines (``grade_documents``)
+            gaps = list(dict.fromkeys([*services.scope_gaps(question, {"finding_ids": refs}), *services.untold(question)]))
+            sql = None if gaps else services.finding_rows(refs)
+            if sql is not None:
+                runtime.stream_writer({"event": "sql_result", **sql})
             outside = f"; not in the reports: {', '.join(gaps)}" if gaps else ""
-            return ({"documents": docs, "sql": None if gaps else sql, "scope_gaps": gaps},
+            return ({"documents": docs, "sql": sql, "scope_gaps": gaps},
                     StepInfo(f"loaded {len(docs)} passages of {', '.join(refs)}{outside}", fields))
         plan = services.policies.plan_sql(state.get("query") or question, fields.value)
         try:

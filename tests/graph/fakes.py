@@ -166,7 +166,7 @@ class FakeServices:
     def search_sop(self, query, k):
         return [{"id": "SOP-CLS-01", "title": "주의 요구", "text": "주의는 ...", "score": 1.0}][:k]
 
-    def sop_for_findings(self, question, titles, dispositions, k):
+    def sop_for_findings(self, question, titles, dispositions, k, query=""):
         self.sop_requests.append((titles, dispositions))
         return [{"id": f"SOP-DEF-{d}", "title": f"{d}의 정의", "text": "...", "score": 1.0} for d in dispositions][:k]
 

@@ -155,7 +155,13 @@ def test_a_follow_up_asking_the_case_shown_about_what_no_report_covers_declines(
     state, _ = run(svc, "그 건에 외교부 예산도 섞였다는 얘기는 있어?", graph=g)
     assert state["references"] == ["F1"] and state["scope_gaps"] == ["외교부"]
     assert state["coverage"] == "none" and state["answer"].startswith("없음: 외교부") and "grade" not in pol.calls[-4:]
-    svc.gaps = []
+    svc.gaps, svc.untold_words = [], ["해파리"]  # '그 해변에서 해파리 … 것도 지적됐어?': a subject no report writes
+    state, _ = run(svc, "그 해변에서 해파리 쏘임 사고 대비한 것도 지적됐어?", graph=g)
+    assert state["scope_gaps"] == ["해파리"] and state["coverage"] == "none" and state["sql"] is None
+    svc.gaps, svc.untold_words = ["외교부"], ["외교부"]
+    state, _ = run(svc, "그 건에 외교부 얘기도 나와?", graph=g)
+    assert state["scope_gaps"] == ["외교부"]  # named once
+    svc.gaps, svc.untold_words = [], []
     state, _ = run(svc, "1번 건의 근거 조항은?", graph=g)
     assert state["references"] == ["F1"] and state["coverage"] != "none"  # what it does cover: answered from the case
 

@@ -50,6 +50,10 @@ def test_the_clauses_next_to_findings_are_their_criteria_not_the_questions_word_
     contract = [c.clause_id for c in sop.applicable("긴급하다며 견적 없이 수의계약한 사례", ["수의계약 요건 미충족 업체와 수의계약 체결"], ["주의"])]
     assert contract == ["SOP-VIO-02", "SOP-CLS-08"]
     assert sop.applicable("무엇이든", [], ["주의", "통보", "징계", "고발"], k=3)[-1].clause_id == "SOP-CLS-03"
+    # with the turn's search query, its vector and the title's stand for the two read together: the same clause
+    searched = [c.clause_id for c in sop.applicable("긴급하다며 견적 없이 수의계약한 사례", ["수의계약 요건 미충족 업체와 수의계약 체결"], ["주의"],
+                                                     query="긴급하다며 견적 없이 수의계약한")]
+    assert searched == contract
 
 
 def test_only_a_violation_type_is_shown_as_one_not_the_documents_preface(services):

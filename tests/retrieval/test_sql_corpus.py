@@ -48,6 +48,13 @@ def test_chunks_are_retokenized_when_their_dictionary_words_change(services):
     assert profiles and not any("stale" in p.full_terms for p in profiles)
     chunk_terms = services.corpus.finding_terms()
     assert all(chunk_terms[p.id] and chunk_terms[p.id] <= p.full_terms for p in profiles)
+    # a chunk's stored morphemes are what reading its heading and text gives; none for a chunk the index does not hold
+    from app.text.korean import morphemes
+
+    with services.sessions() as s:
+        chunk = s.scalars(select(Chunk)).first()
+        assert services.corpus.chunk_terms(chunk.id) == frozenset(morphemes(chunk.index_text))
+    assert services.corpus.chunk_terms("SOP-CLS-08") is None
     with services.sessions() as s:
         assert "stale" not in {c.lexical for c in s.scalars(select(Chunk))}
     services.corpus.refresh(force=True)

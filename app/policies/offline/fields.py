@@ -80,9 +80,10 @@ _FISCAL = re.compile(
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
     r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b"
-    r"|\b(?:early|mid|late)[\s-]+(?:19|20)\d\d\b(?!\s+(?:audits?|reports?|inspections?|reviews?)\b)", re.I)
+    r"|\b(?:went\s+live|launched|opened|started|began|happened|occurred|introduced|rolled\s+out|completed|crashed|failed|broke\s+down|"
+    r"took\s+effect)\s+(?:[a-z]+\s+){0,2}?(?:in\s+)?(?:early|mid|late)[\s-]+(?:19|20)\d\d\b", re.I)
 """A date in English ('November 2023', 'Nov 17, 2023', 'went live in early 2024'): an event's, not a period asked for
-(not 'the late 2019 audit')."""
+(not 'findings from early 2024', 'the late 2019 audit')."""
 _YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)(?!\s*(?:[만억천]|원))")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
@@ -181,8 +182,11 @@ class Catalog:
         return list(dict.fromkeys(found))
 
 
-FISCAL_FORMS = ("회계연도", "회계년도", "년도결산", "년결산", "사업연도")
-"""How a text writes a fiscal year after it, whitespace removed ('2023회계연도', '2023년도 결산')."""
+def writes_fiscal_year(year: int, flat: str) -> bool:
+    """Whether ``flat`` (whitespace removed) writes ``year`` as a fiscal year: '2023회계연도', '2023년 회계연도', '2023년도
+    결산', '2023사업연도', '2022~2023회계연도'."""
+    return re.search(rf"{year}년?도?(?:(?:회계|사업)(?:연도|년도))?결산|{year}년?(?:회계|사업)(?:연도|년도)"
+                     rf"|{year}[~～〜–-](?:19|20)\d\d(?:회계|사업)(?:연도|년도)", flat) is not None
 
 
 def fiscal_years(text: str) -> list[int]:
@@ -220,12 +224,13 @@ NOT_DISPOSITION = re.compile("|".join((
     r"사전\s*통보",
     r"징계\s*(?:관련\s*)?(?:증명서|이력|시효|전력|기록)",
     r"(?<![가-힣])(?:주민|민원인|노조|노동조합|시민|시민단체|이용자|상인|학부모|입주민)(?:들|측)?(?:이|가|은|는|에서)\s+(?:[가-힣]+\s+){0,3}?[가-힣]*\s*개선(?:을|\s)\s*요구",
+    r"['‘“\"]?개선['’”\"]?\s*(?:방안|계획|사업)",
 )))
 """Words that contain a disposition's name without being one: an agency's 시정명령 to a firm, a 통보 whose
 wrong the body had put right during the audit ('시정완료'), a weather
 advisory ('풍랑주의보 때 어선 나가는 거'; not '주의보다 무거운 처분'), 주의의무, a 사전통보, a person's record of past
 discipline ('징계 증명서 안 받는 교육청', '징계 이력 확인 없이'), an improvement residents or a union asked for
-('주민들이 수차례 개선을 요구했는데도')."""
+('주민들이 수차례 개선을 요구했는데도'), an improvement plan ("'개선' 방안이 뭐야")."""
 
 
 _SET_ASIDE = r"(?:말고|말구|빼고|(?:이|가|은|는)?\s*(?:아닌(?!가|지|\s*거)|아니라)|제외|이외|외(?:에|의|엔|에는)?(?![가-힣]))"
@@ -298,8 +303,9 @@ _ANAPHOR = re.compile("|".join(rf"(?<![가-힣a-z]){re.escape(a)}" for a in ANAP
 
 
 _POINTED = re.compile(
-    r"\bthe\s+(?:[\w-]+\s+){1,3}(?:piece|part|side|bit|angle|portion)\b(?!\s+of\b)"
-    r"|\b(?:that|this|(?<![a-z] )(?:the\s+)?same)\s+(?:(?!(?:was|is|has|had|were|are|did|does)\b)[a-z-]+\s+)?(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
+    r"^\W*(?:(?:and|so|what\s+about|how\s+about)\s+)?the\s+(?:[\w-]+\s+){1,3}(?:piece|part|side|bit|angle|portion)\b(?!\s+of\b)"
+    r"|\b(?:that|this|(?<![a-z] )(?:the\s+)?same)\s+(?:(?!(?:was|is|has|had|were|are|did|does|a|an|any|one|some|every|each|no|all|"
+    r"other|such|the|its|their|his|her)\b)[a-z-]+\s+)?(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
     r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"
     r"cent(?:er|re)|fund|loan|grant|subsidy|contract|plan|survey|payment|amount|sum|procedure|rule|ship|boat|vessel)\b"
     r"(?!\s+(?:staff|personnel|people|(?!(?:was|has|is|does|as|us|thus|plus|less|unless|across|always|perhaps|besides)\b)[a-z]+s)\b)"

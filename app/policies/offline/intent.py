@@ -56,13 +56,15 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
 )
 _INSTITUTION_ASK = re.compile(
     r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
-    r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)"
-    r"|(?:앞으로|한테|에게|에)\s*(?:나온|떨어진|내려진|날아온|온)\s*(?:처분|조치|주문|요구|지적)[가-힣]*(?<!도)(?![가-힣])"
-    r"|(?:처분|주의|통보|시정|징계|요구)[가-힣]*\s*받은\s*(?:항목|건|것|거|사항)", re.I)
+    r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
 question of this form (or one about where an organisation appears, ``_mentions``) counts as an institution question only when it names
-an organisation. Also what was addressed to it ('과기정통부 앞으로 나온 처분요구', '전남도청에 떨어진 처분요구', '행안부가 주의나
-통보 받은 항목'); not what was addressed to it too ('행안부 앞으로 나온 요구도 같이 봐줘': in the case shown)."""
+an organisation (and so does one about what was addressed to it, ``_ADDRESSED``)."""
+_ADDRESSED = re.compile(r"(?:앞으로|(?<=[부청원처군시구도사단회])(?:한테|에게|에))\s*(?:나온|떨어진|내려진|날아온|온)\s*"
+                        r"(?:처분|조치|주문|요구|지적)[가-힣]*(?<!도)(?![가-힣])")
+_OF_A_CASE = re.compile(r"(?<![가-힣])(?:그|이|해당)\s*(?:건|사례|지적|사안)|거기")
+"""What was addressed to an organisation ('과기정통부 앞으로 나온 처분요구', '전남도청에 떨어진 처분요구'; not '감사에 나온 처분',
+nor '…요구도 같이 봐줘'): its findings asked for, unless of a case pointed at ('그 건에서 해수부에 내려진 조치는?')."""
 _MENTION_AFTER = (
     r"\s*(?:이|가|은|는|도|을|를|에\s*대한|이라는\s*이름이)?\s*(?:관련(?:해서|해|된)?\s*(?:보고서에|감사에)?\s*)?"
     r"(?:(?:얘기|이야기)가?\s*)?(?:언급|나오|나온|나와|등장|다룬|다루|(?:언급|내용)이?\s*(?:있|나오))"
@@ -150,7 +152,8 @@ def question_kind(text: str) -> str:
             return kind
     if undemanded != text:
         return "actions"  # '법적 근거 마련 방안이 뭐였어?': what was demanded
-    if (_INSTITUTION_ASK.search(text) or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
+    addressed = bool(_ADDRESSED.search(text)) and not _OF_A_CASE.search(text)
+    if (_INSTITUTION_ASK.search(text) or addressed or _mentions(text)) and (named_organisations(text) or _LATIN_SHORT_FORM.search(text)):
         return "institution"
     return "similar_cases"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from app.text.korean import morphemes
 
@@ -11,7 +12,7 @@ DISPOSITION_WORDS: dict[str, tuple[str, ...]] = {  # English forms as whole word
     "시정": ("시정", "correction", "corrective"),
     "주의": ("주의", "caution", "a warning", "formal warning", "warning disposition"),
     "통보": ("통보", "notification", "notice"),
-    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선을요구", "개선'을 요구", "개선 처분", "개선처분", "'개선'", "‘개선’", "\"개선\"", "(개선)",
+    "개선": ("개선요구", "개선 요구", "개선을 요구", "개선을요구", "개선'을 요구", "개선 처분", "개선처분", "'개선'", "‘개선’", "“개선”", "\"개선\"", "(개선)",
            "improvement request", "improvement demand", "demanded improvement"),
     "권고": ("권고", "recommendation"),
     "변상": ("변상", "indemnification", "indemnify", "compensation order"),
@@ -76,10 +77,12 @@ FACET_TERMS = frozenset(
 """Words of a follow-up that asks for another facet of the same case, not for a new topic, and
 words that only frame the request ('무슨 얘기야', '나머지', '언급된'). Not '케이스': Kiwi reads '케이슨'
 (a caisson) as it."""
+CASE_PEOPLE = frozenset("담당자 관계자 책임자 윗선 상급자 윗사람 결재권자 감독자".split())
+"""Who in a case shown ('구청 담당자 징계는?', '관리 제대로 안 한 윗선은?'): no subject of a question's own."""
 SCOPE_FRAME = re.compile(
     r"(?:을|를)\s*상대로|(?:조치|처분|요구)\s*(?:의\s*)?(?:주체|대상|기관|상대)(?:으로|로|가|이)?\s*(?:(?:지정|지목|명시)[가-힣]*|정(?:한|해|했|된|하))"
     r"|(?:광역|기초)\s*(?:단위인|단위로서|자치단체인|지자체인)|이번\s*감사"
-    r"|(?:시\s*·?\s*군|시\s*·?\s*도|광역|기초)\s*(?:감사|단위)(?:로|에서|는|로는)?(?:\s*(?:말고|빼고|보면))?"
+    r"|(?<![가-힣])(?:시\s*·?\s*군|시\s*·?\s*도|광역|기초)\s*(?:감사|단위)(?:로|에서|는|로는)?(?:\s*(?:말고|빼고|보면))?"
     r"|보고서\s*(?:상관\s*없이|가리지\s*않고|불문하고|구분\s*없이)"
     r"|(?<![가-힣])(?:도지사|구청장)(?=한테|에게|께|은|는|이|가|을|를|\s|$)|(?<![가-힣])군수(?=한테|에게|께|는|가)"
 )
@@ -138,7 +141,12 @@ def squash(text: str) -> str:
 
 def key_terms(text: str) -> set[str]:
     """Content morphemes that carry the topic (question words and generic audit words dropped)."""
-    return {m for m in morphemes(text) if m not in STOP_MORPHEMES and (len(m) > 1 or m.isdigit())}
+    return topical(morphemes(text))
+
+
+def topical(forms: Iterable[str]) -> set[str]:
+    """Of content morphemes (``morphemes``, or a passage's stored ones), those ``key_terms`` keeps."""
+    return {m for m in forms if m not in STOP_MORPHEMES and (len(m) > 1 or m.isdigit())}
 
 
 def coverage(needles: set[str], haystack: set[str]) -> float:

@@ -37,12 +37,12 @@ from app.embeddings.interface import Embedder
 from app.policies.offline.english_names import korean_names
 from app.policies.offline.fields import (
     EN_BODY_REPORT,
-    FISCAL_FORMS,
     REPORT_ANAPHORA,
     Catalog,
     anaphoric,
     dispositions,
     fiscal_years,
+    writes_fiscal_year,
     years,
 )
 from app.policies.offline.intent import (
@@ -53,6 +53,7 @@ from app.policies.offline.intent import (
     question_kind,
 )
 from app.policies.offline.lexicon import (
+    CASE_PEOPLE,
     FACET_TERMS,
     FUNCTION_WORDS,
     REBUTTAL_TERMS,
@@ -412,7 +413,7 @@ _ASKED_OF_A_CASE = frozenset({*DISPOSITIONS, "여부", "판정", "신분", *"형
 """What one asks of a case shown, as a facet: its dispositions ('처분 수위랑 고발 여부'), and what became of it in
 the criminal courts ('형사 쪽은 어떤 혐의로 넘겼는데', '형사 재판에서 몇 년 형을 받았는지도 나와 있어?': the six later
 turns of the dev conversations that use such words all follow up)."""
-_OF_THE_CASE = frozenset("담당자 관계자 책임자 윗선 상급자 윗사람 결재권자 감독자 구청 군청 시청 도청".split())
+_OF_THE_CASE = CASE_PEOPLE | frozenset("구청 군청 시청 도청".split())
 """Who in the case shown, and its institution by its office ('구청 담당자 징계는 안받았어?' after a 해운대구 case,
 '관리 제대로 안 한 윗선은?' after an embezzlement),
 when the question says nothing else: no subject of its own (not '구청이 앱 만들어놓고 아무도 안 쓴 사례도 있나')."""
@@ -1099,8 +1100,8 @@ def _other_period(y0: int | None, y1: int | None, docs: list[Doc]) -> bool:
 def _other_fiscal_year(q: str, docs: list[Doc]) -> bool:
     """The question names a fiscal year the retained passages never write ('그 기관이 2020회계연도 결산 때 받은 감사 결과도
     보여줘'): the accounts of another year, which the case shown is not about."""
-    seen = _seen(docs)
-    return any(not any(f"{y}{w}" in seen for w in FISCAL_FORMS) for y in fiscal_years(q))
+    seen = _seen(docs) + squash(" ".join(d.get("finding_title") or "" for d in docs))
+    return any(not writes_fiscal_year(y, seen) for y in fiscal_years(q))
 
 
 _AUDIT_ASKED = re.compile(r"감사|지적|점검|적발|보고서|audit|review|inspect|report|anything", re.I)

@@ -20,9 +20,9 @@ from app.policies.offline.lexicon import (
     FACET_TERMS,
     FUNCTION_WORDS,
     REBUTTAL_TERMS,
-    STOP_MORPHEMES,
     coverage,
     key_terms,
+    topical,
 )
 from app.policies.offline.quotes import fold
 from app.text.footnotes import without_footnote_marks
@@ -101,7 +101,7 @@ def covered(q_terms: set[str], question: str, answer: AnalystAnswer, docs: list[
             report = (d.get("report_title") or "") if _NAMES_REPORT.search(question) else ""  # '그 강원도 감사에서 …': its title answers that
             beside = key_terms(f"{d.get('finding_title') or ''}\n{report}\n{' '.join(d.get('institutions') or [])}")
             stored = passage_terms(d["chunk_id"]) if passage_terms and d.get("chunk_id") else None
-            body = ({m for m in stored if m not in STOP_MORPHEMES and (len(m) > 1 or m.isdigit())} if stored is not None
+            body = (topical(stored) if stored is not None
                     else key_terms(f"{d.get('heading') or ''}\n{d.get('text') or ''}"))  # as the index read it, or read again
             groups.setdefault(_case(d), set()).update(beside | body)
             read.add(n)
