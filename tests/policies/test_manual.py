@@ -35,7 +35,9 @@ PINNED = sorted(["근거 조항은?", "근거가 뭐야 의회 의결 받아야 
                  "기관 의견은?",
                  # the sixteenth: follow-ups
                  "같은 부처 감사에서 징계 요구까지 간 직원이 또 있어?", "지시한 시장 본인은 누구 선에서 주의받게 돼 있어?",
-                 "투자심사를 받아야 한다는 근거는 무슨 법 몇 조야?"])
+                 "투자심사를 받아야 한다는 근거는 무슨 법 몇 조야?",
+                 # the eighteenth: a follow-up, answered from the reports
+                 "평가법인들은 어떻게 하래?"])
 """Turns of the gold and routing sets the rules flag with the manual's words: follow-ups and chat.
 One of them, '다른 시도 조례랑 비교한 부분은 뭐라고 나와' (a follow-up about the case shown, in the
 fourth blind follow-up batch's test half), the graph does answer from the manual: a known miss."""
