@@ -69,7 +69,8 @@ _NAME_PREFIXES = frozenset("한국 국립 국가".split())
 """What an institution's short form leaves off its name ('지역정보개발원' for 한국지역정보개발원)."""
 _CASE_OF = re.compile(r"(?<![가-힣])건의(?=\s)")
 _CASE_WORD = re.compile(r"케이스")
-_NOT_GIVEN = r"\s*(?:을|를|은|는|도)?\s*(?:안\s*(?:하|했|한|주|준|내|받)|없이|무시|누락|생략|하지\s*않|않고|빼먹|건너뛰)"
+_NOT_GIVEN = (r"(?:\s*(?:요구|처분|조치|명령))?\s*(?:을|를|은|는|도)?\s*(?:안\s*(?:하|했|한|주|준|내(?!문|서)|받|시키)|없이|무시|누락|생략|"
+              r"(?:하|받|시키)지\s*(?:않|도\s*않)|않고|빼먹|건너뛰|커녕)")
 """After a disposition: not given, ignored or skipped ('징계 안 하고', '통보 없이', '권고 무시한'): the problem, not a scope."""
 _OFFICES = frozenset("군청 시청 구청 도청 본청 본부".split())
 """Offices named generically ('보건소/군청이 그냥 놔둔'): who, not the pattern."""
@@ -83,8 +84,8 @@ _ALSO_TOLD = re.compile(r"(?:것|거|건|문제|부분|얘기|이야기|내용|�
                         r"(?:지적\s*(?:됐|되었|했|받)|문제\s*(?:로\s*)?삼|다뤘|다뤄|다루|포함\s*됐|나와|나오|나왔|언급|있었|있어|있나)")
 """'… 것도 지적됐어?', '… 얘기도 나와?', '… 기준도 같이 문제 삼았어?': whether the reports also told of something (``untold``);
 not a noun ending in 도 ('재난지원 제도 있었어?', '처분 정도 나와?')."""
-_CASE_AT = re.compile(r"(?:그|이|해당|같은)\s*[가-힣]{1,8}(?:에서|에|때|중에)(?:는|도|선)?\s|,\s*")
-"""Where the case shown is named before what is asked of it ('그 해변에서 …', '그 건에서 …', '아까 그 입찰 건, …')."""
+_CASE_AT = re.compile(r"(?<![가-힣])(?:그|이|해당|같은)\s*[가-힣]{1,8}(?:에서|에|때|중에)(?:는|도|선)?\s|(?:건|사례|사업|감사),\s*")
+"""Where the case shown is named before what is asked of it ('그 해변에서 …', '그 건에서 …', '아까 그 입찰 건, …'): the first."""
 CANDIDATES = 20
 """Chunks the hybrid search returns before findings are ranked."""
 
@@ -178,7 +179,8 @@ class AgentTools:
         (``FindingIndex.unmatched``): those Kiwi reads as nouns in context (not '매기고', '고치라고'),
         without request words ('선례', '조문'), words glossed in parentheses (both: '한예종(한국예술종합
         학교)'), or organisations, named, as the catalog knows them or generic offices ('문체부',
-        '전남도청', '곡성', '군청') and dispositions asked for ('주의나 통보 받은'): the scope is the field selector's. An English query: its key terms as the glossary maps them."""
+        '전남도청', '곡성', '군청') and dispositions asked for ('주의나 통보 받은'; not one not given, '징계 안 하고'): the
+        scope is the field selector's. An English query: its key terms as the glossary maps them."""
         if not _HANGUL.search(query):
             return self.query_terms(query) - FACET_TERMS
         text = _GLOSS.sub(" ", query)  # a word and its gloss: one says what the other does ('한예종(한국예술종합학교)')
@@ -201,9 +203,9 @@ class AgentTools:
 
     def scope_gaps(self, question: str, filters: dict[str, Any]) -> list[str]:
         """What the question asks about that the ingested reports do not cover: report years
-        outside the store's, audit types none of its reports is, organisations named in the
-        question that no report mentions, and an English question's Korean gloss of its subject
-        that no report writes (``_glosses``)."""
+        outside the store's, fiscal years no report writes, audit types none of its reports is,
+        organisations named in the question that no report mentions, and an English question's
+        Korean gloss of its subject (``_glosses``) or acronym (``_acronyms``) that no report writes."""
         scope = self.container.scope()
         gaps: list[str] = []
         y0, y1 = filters.get("year_from"), filters.get("year_to")
@@ -255,12 +257,15 @@ class AgentTools:
             return []
         catalog, scope, glossary = self.container.catalog(), self.container.scope(), self.container.glossary
         subject = question[: asked.start()]
-        subject = subject[max((m.end() for m in _CASE_AT.finditer(subject)), default=0):]  # what is asked of it, not how it is named
+        at = _CASE_AT.search(subject)
+        subject = subject[at.end() if at else 0:]  # what is asked of it, not how it is named
         named = {squash(n) for n in named_organisations(question)}  # (a scope gap already: named once)
-        return sorted(n for n in nouns(subject) - STOP_MORPHEMES - FACET_TERMS - _WHEN - CASE_PEOPLE - _OFFICES - _APPEARS
-                      if _HANGUL.search(n) and squash(n) not in scope.text and only_nouns(n) and not catalog.find(n)
-                      and squash(n) not in catalog.aliases and not glossary.terms_in(n) and not abbreviated_in(squash(n), scope.words)
-                      and not any(squash(n) in m for m in named))
+        found = (n for n in nouns(subject) - STOP_MORPHEMES - FACET_TERMS - _WHEN - CASE_PEOPLE - _OFFICES - _APPEARS
+                 if _HANGUL.search(n) and squash(n) not in scope.text and only_nouns(n) and not catalog.find(n)
+                 and squash(n) not in catalog.aliases and not glossary.terms_in(n) and not abbreviated_in(squash(n), scope.words)
+                 and not any(squash(n) in m for m in named))
+        # named as the question writes them, whole ('해파리', which Kiwi may read as 파리)
+        return sorted({w for n in found for w in re.findall(r"[가-힣]*" + re.escape(n), subject)[:1]})
 
     def _acronyms(self, question: str, written: frozenset[str]) -> list[str]:
         """The acronyms an English question names its subject by ('KTX', 'ERP', 'LNG bunkering') that no report writes

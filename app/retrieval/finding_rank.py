@@ -130,7 +130,7 @@ class FindingRanker:
         out, lacks = [], {}
         for s in self.index.score(qv, terms, allowed):
             x = features(s, fused.get(s.finding_id, 0.0), dense.get(s.finding_id, 0.0))
-            stated = self.index.profile(s.finding_id).full_terms
+            stated = p.full_terms if (p := self.index.profile(s.finding_id)) is not None else frozenset()  # (a build swapped in meanwhile)
             missing = tuple(said for act, said in acts if not act.stated_in(stated))
             lacks[s.finding_id] = () if either and len(missing) < len(acts) else missing
             signals = {**dict(zip(FEATURES, x, strict=True)), "absent": absent, "scoped": scoped, "lacks_act": float(bool(lacks[s.finding_id]))}

@@ -100,22 +100,30 @@ class ChunkTerms(Protocol):
     def finding_terms(self) -> dict[str, frozenset[str]]: ...
 
 
+@dataclass(frozen=True)
+class _Build:
+    """One build of the index, swapped in whole: a reader that takes it once sees one store version."""
+
+    profiles: tuple[FindingProfile, ...]
+    by_id: dict[str, FindingProfile]
+    df: dict[str, int]
+    vectors: np.ndarray
+    title_vectors: np.ndarray
+    hub: np.ndarray
+    written: str
+    """Every finding's chunks and profile, whitespace removed (``_unknown_noun``)."""
+    runs: str
+    """Their runs of Hangul, each once, a line each."""
+
+
 class FindingIndex:
     def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, chunks: ChunkTerms) -> None:
         self._sessions, self._embedder, self._chunks = sessions, embedder, chunks
         self._lock = threading.Lock()
         self._built_for: object = None
-        self.profiles: list[FindingProfile] = []
-        self._vectors = np.zeros((0, embedder.dim), np.float32)
-        self._title_vectors = np.zeros((0, embedder.dim), np.float32)
-        self._hub = np.zeros(0, np.float32)
-        self._df: dict[str, int] = {}
-        self._written = ""
-        """Every finding's chunks and profile, whitespace removed (``_unknown_noun``)."""
-        self._runs = ""
-        """Their runs of Hangul, each once, a line each."""
+        empty = np.zeros((0, embedder.dim), np.float32)
+        self._b = _Build((), {}, {}, empty, empty, np.zeros(0, np.float32), "", "")
         self._unknown: dict[str, bool] = {}
-        self._by_id: dict[str, FindingProfile] = {}
 
     def _ensure(self) -> None:
         version = self._chunks.current_version()
@@ -146,7 +154,8 @@ class FindingIndex:
                 for term in p.full_terms:
                     df[term] = df.get(term, 0) + 1
             written += [f"{p.title}\n{p.text}" for p in profiles]
-            vectors, title_vectors, hub = self._vectors[:0], self._title_vectors[:0], self._hub[:0]
+            empty = np.zeros((0, self._embedder.dim), np.float32)
+            vectors, title_vectors, hub = empty, empty, np.zeros(0, np.float32)
             if rows:
                 vectors = self._embedder.embed_passages(texts)
                 title_vectors = self._embedder.embed_passages([p.title for p in profiles])
@@ -155,77 +164,87 @@ class FindingIndex:
                 np.fill_diagonal(sims, -1.0)
                 k = min(HUB_NEIGHBOURS, max(1, len(rows) - 1))
                 hub = np.sort(sims, axis=1)[:, -k:].mean(axis=1)
-            # all at once, after the slow part: a reader between two builds sees one or the other, not a mix
-            self.profiles, self._by_id, self._df = profiles, {p.id: p for p in profiles}, df
-            self._vectors, self._title_vectors, self._hub = vectors, title_vectors, hub
-            self._written = "\n".join(_SPACE.sub("", t) for t in written)
-            self._runs = "\n".join({run for t in written for run in _HANGUL_RUN.findall(t)})
+            # in one assignment, after the slow part: a reader between two builds sees one or the other, not a mix
+            self._b = _Build(tuple(profiles), {p.id: p for p in profiles}, df, vectors, title_vectors, hub,
+                             "\n".join(_SPACE.sub("", t) for t in written),
+                             "\n".join({run for t in written for run in _HANGUL_RUN.findall(t)}))
             self._unknown = {}
             self._built_for = version
 
     def idf(self, term: str) -> float:
-        n = len(self.profiles)
-        return math.log(1 + (n - self._df.get(term, 0) + 0.5) / (self._df.get(term, 0) + 0.5))
+        return self._idf(self._b, term)
 
-    def _weights(self, query_terms: Iterable[str]) -> dict[str, float]:
-        return {t: self.idf(t) for t in query_terms if len(t) > 1 or t.isdigit()}
+    @staticmethod
+    def _idf(b: _Build, term: str) -> float:
+        n = len(b.profiles)
+        return math.log(1 + (n - b.df.get(term, 0) + 0.5) / (b.df.get(term, 0) + 0.5))
+
+    def _weights(self, b: _Build, query_terms: Iterable[str]) -> dict[str, float]:
+        return {t: self._idf(b, t) for t in query_terms if len(t) > 1 or t.isdigit()}
 
     def absent(self, query_terms: Iterable[str]) -> float:
         """IDF-weighted share of the question's key terms that no finding uses."""
         self._ensure()
-        weights = self._weights(query_terms)
+        b = self._b
+        weights = self._weights(b, query_terms)
         total = sum(weights.values())
-        return sum(w for t, w in weights.items() if not self._df.get(t)) / total if total else 0.0
+        return sum(w for t, w in weights.items() if not b.df.get(t)) / total if total else 0.0
 
     def unmatched(self, query_terms: Iterable[str], finding_id: str) -> tuple[str, ...]:
         """The question's distinctive nouns this finding never uses (``UNMATCHED_MAX_SHARE``):
         Korean nouns a few findings use, or none ('음주' asked of the 기상특보 출항 finding); not
         inside a longer word it uses ('적격자' in its '부적격자', '방비' in '지방비')."""
-        p = self.profile(finding_id)
+        b = self._b
+        p = b.by_id.get(finding_id)
         if p is None:
             return ()
-        most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(self.profiles))
-        distinct = [t for t in set(query_terms) if t not in p.full_terms and self._df.get(t, 0) <= most
-                    and _HANGUL.search(t) and len(t) > 1 and (is_noun(t) or self._unknown_noun(t))]
+        most = min(UNMATCHED_MAX_FINDINGS, UNMATCHED_MAX_SHARE * len(b.profiles))
+        distinct = [t for t in set(query_terms) if t not in p.full_terms and b.df.get(t, 0) <= most
+                    and _HANGUL.search(t) and len(t) > 1 and (is_noun(t) or self._unknown_noun(b, t))]
         return tuple(sorted(t for t in distinct if not any(t in used for used in p.full_terms)))
 
-    def _unknown_noun(self, word: str) -> bool:
+    def _unknown_noun(self, b: _Build, word: str) -> bool:
         """A noun Kiwi splits when it reads it alone ('글램핑장': 글램 + 핑 + 장) and no finding writes, nor shortens
         (each syllable the first of a word in one run of Hangul, one to three syllables apart: '농취증' for
         농지취득자격증명): a thing of its own the reports do not have, not a compound of words they use ('공유수면')."""
-        if word not in self._unknown:
-            if len(self._unknown) >= UNKNOWN_MEMO:
-                self._unknown.clear()
+        memo = self._unknown
+        known = memo.get(word)
+        if known is None:
             flat = _SPACE.sub("", word)
-            self._unknown[word] = only_nouns(word) and flat not in self._written and shortening(flat[:-1], flat[-1]).search(self._runs) is None
-        return self._unknown[word]
+            known = only_nouns(word) and flat not in b.written and shortening(flat[:-1], flat[-1]).search(b.runs) is None
+            if len(memo) >= UNKNOWN_MEMO:
+                memo.clear()
+            memo[word] = known
+        return known
 
     def score(self, query_vector: np.ndarray, query_terms: Iterable[str], allowed: set[str] | None = None) -> list[FindingScore]:
         """Every finding (or those in ``allowed``) scored against the question."""
         self._ensure()
-        if not self.profiles:
+        b = self._b
+        if not b.profiles:
             return []
-        weights = self._weights(query_terms)
+        weights = self._weights(b, query_terms)
         total = sum(weights.values()) or 1.0
-        cos_p = self._vectors @ query_vector
-        cos_t = self._title_vectors @ query_vector
+        cos_p = b.vectors @ query_vector
+        cos_t = b.title_vectors @ query_vector
         out = []
-        for i, p in enumerate(self.profiles):
+        for i, p in enumerate(b.profiles):
             if allowed is not None and p.id not in allowed:
                 continue
             lex_t = sum(w for t, w in weights.items() if t in p.title_terms) / total
             lex_b = sum(w for t, w in weights.items() if t in p.terms) / total
             lex_f = sum(w for t, w in weights.items() if t in p.full_terms) / total
-            out.append(FindingScore(p.id, float(cos_p[i]), float(cos_t[i]), float(self._hub[i]), lex_t, lex_b, lex_f))
+            out.append(FindingScore(p.id, float(cos_p[i]), float(cos_t[i]), float(b.hub[i]), lex_t, lex_b, lex_f))
         return out
 
-    def all_profiles(self) -> list[FindingProfile]:
+    def all_profiles(self) -> tuple[FindingProfile, ...]:
         self._ensure()
-        return self.profiles
+        return self._b.profiles
 
     def profile(self, finding_id: str) -> FindingProfile | None:
         """The finding as the last build read it: ``score`` and ``all_profiles`` rebuild when the store changed, and
-        what a turn looks up after them is of that build (no store check per look-up: a turn makes thousands)."""
+        what a turn looks up after them is of that build (no store check per look-up: a turn makes thousands); None
+        for one a newer build no longer holds."""
         if self._built_for is None:
             self._ensure()
-        return self._by_id.get(finding_id)
+        return self._b.by_id.get(finding_id)

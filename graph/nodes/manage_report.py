@@ -38,7 +38,8 @@ def build(services: GraphServices):
             summary = f"missing: {', '.join(readiness.missing)}"
         else:
             titles, dispositions = findings_of(docs)
-            sop = (services.sop_for_findings(question, titles, dispositions, runtime.context.sop_k) if titles  # the criteria of the findings drafted
+            sop = (services.sop_for_findings(question, titles, dispositions, runtime.context.sop_k, state.get("query") or question)
+                   if titles  # the criteria of the findings drafted, chosen as the answer's are
                    else services.search_sop("보고서 작성 조치할 사항", runtime.context.sop_k))
             draft = services.draft_report(docs, sop, readiness)
             report = {"status": "ready", "draft": draft}

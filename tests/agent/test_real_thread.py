@@ -215,6 +215,8 @@ def test_what_a_follow_up_asks_the_reports_also_told_of_in_words_none_uses_is_un
     assert "해파리" in tools.untold("그 해변에서 해파리 쏘임 사고 대비해 안전요원 안 둔 것도 지적됐어?")
     assert tools.untold("그 사업에서 하수슬러지 처리시설 국비 지원 기준도 같이 문제 삼았어?") == ["하수슬러지"]
     assert tools.untold("그 지도자들 중에 도핑으로 징계받은 사람도 있었어?") == ["도핑"]
+    assert tools.untold("거기서 해파리 얘기도 나와?") == ["해파리"]  # as written, not the 파리 Kiwi reads in it
+    assert tools.untold("그 건 직원이 해파리에 쏘인 것도 지적됐어?") == ["해파리"]
     for q in ("같은 문체부 정기감사에 허가 없이 부업 뛴 직원 얘기도 있었지?",  # a short form the catalog knows, a glossary synonym
               "그 건에서 환수 얘기도 나왔어?", "그때 빠진 구의원 둘은 누구고 어느 당이었는지도 나와?", "해파리 떼 출몰 사례 있어?",
               "그 건에서 윗선 얘기도 나와?", "재난지원 제도 있었어?", "처분 정도 나와?", "그 행사에 외교부 얘기도 나와?"):
@@ -232,7 +234,8 @@ def test_what_was_addressed_to_an_institution_lists_its_findings(agent, real_ser
         assert tools.pattern_nouns(q) == set(), q
     assert "케이스" not in tools.pattern_nouns("부지를 싸게 넘겨버린 케이스 모아줘")  # the request, as written
     assert not {"주의", "통보"} & tools.pattern_nouns("행안부가 주의나 통보 받은 항목만 뽑아줘")  # the dispositions asked: a scope
-    assert "징계" in tools.pattern_nouns("해수부가 징계 안 하고 넘어간 사례들 보여줘")  # one not given: the pattern
+    for q in ("해수부가 징계 안 하고 넘어간 사례들 보여줘", "해수부가 징계 요구 안 하고 넘어간 사례들 보여줘", "징계를 받지 않은 직원 사례"):
+        assert "징계" in tools.pattern_nouns(q), q  # one not given: the pattern
     r = agent.ask("과기정통부 앞으로 나온 처분요구 전부, 보고서 상관없이 모아서 보여줘", "addressed-1")
     index = real_services.finding_ranker.index
     own = {p.id for p in index.all_profiles() if "과학기술정보통신부" in p.own_institutions}

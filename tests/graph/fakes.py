@@ -135,6 +135,8 @@ class FakeServices:
     docs: list[dict[str, Any]] = field(default_factory=lambda: [doc(1, "F1"), doc(2, "F2")])
     searches: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     sop_requests: list[tuple[list[str], list[str]]] = field(default_factory=list)
+    sop_queries: list[str] = field(default_factory=list)
+    """The search query each sop_for_findings call was given (its vector is the search's)."""
     sql_queries: list[str] = field(default_factory=list)
     reject_sql: bool = False
     gaps: list[str] = field(default_factory=list)
@@ -168,6 +170,7 @@ class FakeServices:
 
     def sop_for_findings(self, question, titles, dispositions, k, query=""):
         self.sop_requests.append((titles, dispositions))
+        self.sop_queries.append(query)
         return [{"id": f"SOP-DEF-{d}", "title": f"{d}의 정의", "text": "...", "score": 1.0} for d in dispositions][:k]
 
     def run_sql(self, sql):

@@ -78,6 +78,7 @@ def test_deep_happy_path():
     assert state["citations"][0]["span"] == [0, len(svc.docs[0]["text"])]
     assert "[SOP-DEF-주의] 주의의 정의" in state["answer"]  # the criteria of the findings presented, by their titles and dispositions
     assert svc.sop_requests == [(["지적 F1", "지적 F2"], ["주의"])]
+    assert svc.sop_queries == [state["query"]] and state["query"]  # the search's query, whose vector the search made
 
 
 def test_nothing_relevant_rewrites_until_the_cap_then_says_so():

@@ -512,8 +512,12 @@ def test_the_kind_of_question_from_how_auditors_ask():
     }
     assert {q: question_kind(q) for q in asked} == asked
     # what was addressed to an organisation asks for its findings
-    for q in ("과기정통부 앞으로 나온 처분요구 전부 보여줘", "전남도청에 떨어진 처분요구는 어떤 게 있었지?", "행안부한테 떨어진 주문은?"):
+    for q in ("과기정통부 앞으로 나온 처분요구 전부 보여줘", "전남도청에 떨어진 처분요구는 어떤 게 있었지?", "행안부한테 떨어진 주문은?",
+              "그 건 말고 해수부에 내려진 조치 다 보여줘", "국토부가 처분요구 받은 것들 목록"):
         assert question_kind(q) == "institution", q
+    for q in ("감사에 나온 처분요구 다 보여줘", "그 건에서 해수부에 내려진 조치는 뭐야?", "그 사업에서 해수부에 떨어진 조치 뭐였지?",
+              "행안부 앞으로 나온 요구도 같이 봐줘"):
+        assert question_kind(q) != "institution", q  # an audit's, or of the case shown
     assert question_kind("그 지적 법적 근거가 뭔지, 그리고 뭘 보완하라고 했는지 알려줘") == "legal_basis"  # the basis asked first
     for q in ("법적 근거 없이 수당을 만들어 지급한 사례", "법적 근거도 없이 위원회를 두도록 조례를 만든 건",
               "법적 근거도 없이 입찰 참가자격을 중소기업만 되게 묶어서 공고 낸 케이스 있나", "객관적 근거 안 보고 대상지를 뽑은 사례들",

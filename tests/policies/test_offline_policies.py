@@ -181,6 +181,8 @@ def test_years_and_ordinals():
     assert years("on Nov 17, 2023 the network failed", today) == (None, None)
     assert years("the local tax system that went live in early 2024", today) == (None, None)  # when it happened
     assert years("the system crashed in mid-2023 and nobody noticed", today) == (None, None)
+    assert years("launched by the ministry in early 2024", today) == (None, None)
+    assert years("Audits that started in early 2024", today) == (2024, 2024)  # audits are what started
     for q in ("the late 2019 audit of ports", "Show me findings from early 2024", "What did the BAI flag in late 2023?"):
         assert years(q, today)[0] in (2019, 2023, 2024), q  # a period asked for
     assert years("Did a 2019 audit of that project raise it?", today) == (2019, 2019)
@@ -198,6 +200,8 @@ def test_years_and_ordinals():
     for y, flat in ((2023, "2023회계연도결산"), (2023, "2023년회계연도결산"), (2023, "2023년도결산"), (2022, "2022~2023회계연도")):
         assert writes_fiscal_year(y, flat), (y, flat)
     assert not writes_fiscal_year(2020, "2023회계연도결산") and not writes_fiscal_year(2023, "2023년감사결과")
+    assert writes_fiscal_year(2021, "재무제표(2019~2023회계연도)") and writes_fiscal_year(2023, "2023년도세입세출결산")
+    assert writes_fiscal_year(2022, "2022·2023회계연도") and not writes_fiscal_year(2020, "2022·2023회계연도")
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert years("Pull up what the 1995 audit said about storm warnings.", today) == (1995, 1995)  # before 2000 too
     assert years("1992년 무렵 지방공항 수요 부풀린 거", today) == (1992, 1992) and years("in 1995", today) == (1995, 1995)
@@ -1104,7 +1108,9 @@ def test_english_pointers_and_searches_of_a_subject_of_their_own():
     for q in ("At that fishing port, was there also an issue with a lease?", "Same county, wasn't there also a lot sold off cheaply?",
               "In that same Yongsan park contract mess, which law was cited?", "And the energy-efficiency target piece, who had to set it?"):
         assert anaphoric(q), q
-    for q in ("Did two offices in the same city both pay?", "the best part of the report", "Is it true that city halls paid?"):
+    for q in ("Did two offices in the same city both pay?", "the best part of the report", "Is it true that city halls paid?",
+              "Are there cases showing that a ministry ignored warnings?", "Did the city pay their part?",
+              "The ministry paid its part late in several cases, any?"):
         assert not anaphoric(q), q
 
 

@@ -79,11 +79,14 @@ _FISCAL = re.compile(
 2023', '2023 fiscal year'): the accounts audited, not the audit's year."""
 _ENGLISH_DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b"
-    r"|\b(?:went\s+live|launched|opened|started|began|happened|occurred|introduced|rolled\s+out|completed|crashed|failed|broke\s+down|"
-    r"took\s+effect)\s+(?:[a-z]+\s+){0,2}?(?:in\s+)?(?:early|mid|late)[\s-]+(?:19|20)\d\d\b", re.I)
-"""A date in English ('November 2023', 'Nov 17, 2023', 'went live in early 2024'): an event's, not a period asked for
-(not 'findings from early 2024', 'the late 2019 audit')."""
+    r"\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b", re.I)
+"""A date in English ('November 2023', 'Nov 17, 2023'): an event's, not a period asked for."""
+_ENGLISH_EVENT = re.compile(
+    r"\b(?:went\s+live|launched|opened|started|began|happened|occurred|introduced|rolled\s+out|finished|crashed|failed|broke\s+down|"
+    r"took\s+effect)\s+(?:[\w-]+\s+){0,4}?(?:in\s+)?(?:early|mid|late)[\s-]+(?:19|20)\d\d\b", re.I)
+"""When something happened ('went live in early 2024', 'launched by the ministry in early 2024'): an event's date, unless
+audits are what started or finished ('Audits that started in early 2024', ``_AUDIT_BEFORE``)."""
+_AUDIT_BEFORE = re.compile(r"\b(?:audits?|reports?|inspections?|reviews?)\b[^.?!]{0,30}$", re.I)
 _YEAR_RANGE = re.compile(r"((?:19[5-9]|20\d)\d)\s*(?:년)?\s*(?:[~〜～∼–—-]|부터|에서|to)\s*((?:19[5-9]|20\d)\d)(?!\s*(?:[만억천]|원))")
 _RECENT = re.compile(r"최근\s*(\d{1,2})\s*년|(?:last|past)\s+(\d{1,2})\s+years")
 
@@ -184,9 +187,18 @@ class Catalog:
 
 def writes_fiscal_year(year: int, flat: str) -> bool:
     """Whether ``flat`` (whitespace removed) writes ``year`` as a fiscal year: '2023회계연도', '2023년 회계연도', '2023년도
-    결산', '2023사업연도', '2022~2023회계연도'."""
-    return re.search(rf"{year}년?도?(?:(?:회계|사업)(?:연도|년도))?결산|{year}년?(?:회계|사업)(?:연도|년도)"
-                     rf"|{year}[~～〜–-](?:19|20)\d\d(?:회계|사업)(?:연도|년도)", flat) is not None
+    결산', '2023사업연도', or within a range or list of them ('2019~2023회계연도', '2022·2023회계연도')."""
+    if re.search(rf"{year}년?도?(?:(?:회계|사업)(?:연도|년도))?(?:세입세출)?결산|{year}년?(?:회계|사업)(?:연도|년도)", flat):
+        return True
+    for m in _FISCAL_SPAN.finditer(flat):
+        a, b = int(m.group(1)), int(m.group(2))
+        if (m.group(0)[4:].lstrip("년도")[:1] in "·," and year in (a, b)) or a <= year <= b:
+            return True
+    return False
+
+
+_FISCAL_SPAN = re.compile(r"((?:19|20)\d\d)년?도?[~〜～–·,-]((?:19|20)\d\d)년?도?(?:회계|사업)(?:연도|년도)")
+"""A range or pair of fiscal years, whitespace removed ('2019~2023회계연도', '2022년~2023년회계연도', '2022·2023회계연도')."""
 
 
 def fiscal_years(text: str) -> list[int]:
@@ -208,6 +220,7 @@ def years(text: str, today: date | None = None) -> tuple[int | None, int | None]
     if "올해" in text or "금년" in text or "this year" in text.lower():
         return today.year, today.year
     text = _ENGLISH_DATE.sub(" ", text)
+    text = _ENGLISH_EVENT.sub(lambda m: m.group(0) if _AUDIT_BEFORE.search(m.string[: m.start()]) else " ", text)
     found = [int(next(g for g in m.groups() if g)) for m in _YEAR.finditer(text)]
     found += [min(int(m.group(1)) + 9, today.year) for m in _DECADE.finditer(text)]  # '1990년대': to 1999
     found = [y for y in found if y <= today.year]  # '2050년 수요': a forecast's year, no audit's
@@ -303,7 +316,8 @@ _ANAPHOR = re.compile("|".join(rf"(?<![가-힣a-z]){re.escape(a)}" for a in ANAP
 
 
 _POINTED = re.compile(
-    r"^\W*(?:(?:and|so|what\s+about|how\s+about)\s+)?the\s+(?:[\w-]+\s+){1,3}(?:piece|part|side|bit|angle|portion)\b(?!\s+of\b)"
+    r"^\W*(?:(?:and|so|ok(?:ay)?|then|now|what\s+about|how\s+about)[,\s]+)?the\s+(?:[\w-]+\s+){1,3}(?:piece|part|side|bit|angle|portion)\b"
+    r"(?=\s*(?:[,?.!]|$|who\b|what\b|which\b))"
     r"|\b(?:that|this|(?<![a-z] )(?:the\s+)?same)\s+(?:(?!(?:was|is|has|had|were|are|did|does|a|an|any|one|some|every|each|no|all|"
     r"other|such|the|its|their|his|her)\b)[a-z-]+\s+)?(?:city|county|district|province|town|village|ministry|agency|body|office|institute|corporation|company|firm|"
     r"contractor|operator|project|programm?e?|app|system|facility|airport|port|harbou?r|building|employee|official|officer|worker|school|"

@@ -56,13 +56,14 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
 )
 _INSTITUTION_ASK = re.compile(
     r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
-    r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)", re.I)
+    r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)"
+    r"|(?:처분|주의|통보|시정|징계|요구)[가-힣]*\s*받은\s*(?:항목|건|것|거|사항)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
 question of this form (or one about where an organisation appears, ``_mentions``) counts as an institution question only when it names
 an organisation (and so does one about what was addressed to it, ``_ADDRESSED``)."""
-_ADDRESSED = re.compile(r"(?:앞으로|(?<=[부청원처군시구도사단회])(?:한테|에게|에))\s*(?:나온|떨어진|내려진|날아온|온)\s*"
+_ADDRESSED = re.compile(r"(?:앞으로|(?<=[부청원처군시구도사단회])(?<![감조검]사)(?:한테|에게|에))\s*(?:나온|떨어진|내려진|날아온|온)\s*"
                         r"(?:처분|조치|주문|요구|지적)[가-힣]*(?<!도)(?![가-힣])")
-_OF_A_CASE = re.compile(r"(?<![가-힣])(?:그|이|해당)\s*(?:건|사례|지적|사안)|거기")
+_OF_A_CASE = re.compile(r"(?:(?<![가-힣])(?:그|이|해당)\s*(?:건|사례|지적|사안|사업)|거기|그거|이거|그때|방금|아까)(?!\s*(?:말고|빼고|외에|제외))")
 """What was addressed to an organisation ('과기정통부 앞으로 나온 처분요구', '전남도청에 떨어진 처분요구'; not '감사에 나온 처분',
 nor '…요구도 같이 봐줘'): its findings asked for, unless of a case pointed at ('그 건에서 해수부에 내려진 조치는?')."""
 _MENTION_AFTER = (
