@@ -57,7 +57,7 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (  # first match wins: a 
 _INSTITUTION_ASK = re.compile(
     r"지적\s*(?:사항|된|받|내용|뭐|있)|(?:뭐|무엇)(?:가|이)?\s*(?:지적|걸린|걸렸)|걸린\s*(?:거|것|게)|받은\s*(?:처분|지적)|"
     r"조치\s*기관으로|요구된\s*조치|조치해야\s*하는|what (?:did|was) .* (?:find|found|flag)"
-    r"|(?:처분|주의|통보|시정|징계|요구)[가-힣]*\s*받은\s*(?:항목|건|것|거|사항)", re.I)
+    r"|(?:처분|요구|" + _DISPOSITION_WORDS + r")[가-힣]*\s*받은\s*(?:항목|건|것|거|사항)", re.I)
 """An institution's findings asked for as such ('X 관련 지적 뭐 있어?', 'X가 받은 처분요구'); a
 question of this form (or one about where an organisation appears, ``_mentions``) counts as an institution question only when it names
 an organisation (and so does one about what was addressed to it, ``_ADDRESSED``)."""
