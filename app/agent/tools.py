@@ -250,8 +250,11 @@ class AgentTools:
     def untold(self, question: str) -> list[str]:
         """What a question asks whether the reports also told of, in nouns no report uses ('그 해변에서 해파리 쏘임 사고
         대비해 안전요원 안 둔 것도 지적됐어?', '그 점검에서 해녀 물질 조업 안전관리 얘기도 나와?'): a subject they do not hold,
-        asked of the case shown. Not a name the catalog or the glossary knows ('문체부', '부업'), a short form of one the
-        reports write, nor the request's words ('얘기', '그때'). Dev follow-ups that load a case: 5 unanswerable, no answerable."""
+        asked of the case shown, in the words after where it first names that case ('그 건에서 …'), each named as written.
+        Not a name the catalog or the glossary knows ('문체부', '부업'), a short form of one the reports write, an
+        organisation it names (a scope gap already), who in the case ('윗선'), nor the request's words ('얘기', '그때').
+        Dev follow-ups that load a case: 5 unanswerable, no answerable. A known limit: slang the reports never write
+        ('솜방망이 처분 얘기도 나와?') is declined too."""
         asked = _ALSO_TOLD.search(question)
         if not asked or not _HANGUL.search(question):
             return []
