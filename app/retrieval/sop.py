@@ -133,7 +133,8 @@ class SopRetriever:
         their ``dispositions`` in order): the violation type the question and the first title
         match clearly, then the definition of each disposition; at most ``k``. ``query``: the turn's search
         query, whose vector the search made: the dense half is its vector plus the title's (which the finding
-        index made), so the turn encodes nothing here (150 dev questions: the same violation type as encoding
+        index made), so a turn that searched encodes nothing here (a follow-up that loaded its case did not search and
+        encodes its query once; 150 dev questions: the same violation type as encoding
         question and title together for 139; the title alone, 124). A definition
         carries score 0: it was chosen by name, not searched."""
         if k <= 0:
